@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guest's /init: runs the torture plan and turns the machine off.
+ *
+ * The plan comes from the kernel command line, so one initramfs serves
+ * every plan:
+ *
+ *   qsl.mode=test|shell      run the plan, or give the reader a shell
+ *   qsl.plan=a,b,c           locktorture torture_type values, in order
+ *   qsl.duration=SECONDS     how long each locktorture run lasts
+ *   qsl.stat=SECONDS         locktorture's stat_interval
+ *   qsl.qsltorture=PARAMS    run qsl_torture.ko after locktorture, with
+ *                            PARAMS (commas become spaces); "off" skips it
+ *
+ * Every line this program prints starts with "QSL: " so that the host's
+ * verdict can tell it from the kernel's own messages.  The same source is
+ * built statically for x86_64 and sparc64.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char cmdline[4096];
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("QSL: ", stdout);
+	vprintf(fmt, ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+	va_end(ap);
+}
+
+/*
+ * Copy the value of "key=" on the kernel command line into @buf, or @def
+ * when the key is absent.  Returns @buf.
+ */
+static const char *param(const char *key, const char *def, char *buf,
+			 size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = cmdline;
+
+	snprintf(buf, size, "%s", def);
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == cmdline || p[-1] == ' ') && p[klen] == '=') {
+			size_t n = strcspn(p + klen + 1, " \n");
+
+			if (n >= size)
+				n = size - 1;
+			memcpy(buf, p + klen + 1, n);
+			buf[n] = '\0';
+			break;
+		}
+		p += klen;
+	}
+	return buf;
+}
+
+static void power_off(void)
+{
+	sync();
+	say("powering off");
+#ifdef __x86_64__
+	/*
+	 * Without ACPI an x86 guest cannot power itself off; QEMU runs with
+	 * -no-reboot, so a reboot ends it instead.
+	 */
+	reboot(RB_AUTOBOOT);
+#else
+	reboot(RB_POWER_OFF);
+#endif
+	for (;;)
+		pause();
+}
+
+static int load_module(const char *path, const char *params)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0) {
+		say("cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	if (ret)
+		say("loading %s failed: %s", path, strerror(errno));
+	close(fd);
+	return ret;
+}
+
+static int unload_module(const char *name)
+{
+	int ret = syscall(SYS_delete_module, name, O_NONBLOCK);
+
+	if (ret)
+		say("unloading %s failed: %s", name, strerror(errno));
+	return ret;
+}
+
+/* Which spinlock the running kernel was built with. */
+static const char *lock_kind(void)
+{
+	char line[512];
+	FILE *f = fopen("/proc/kallsyms", "r");
+	const char *kind = NULL;
+
+	if (!f)
+		return "unknown (no /proc/kallsyms)";
+	while (fgets(line, sizeof(line), f)) {
+		char *sym = strrchr(line, ' ');
+
+		if (sym && strcmp(sym + 1, "queued_spin_lock_slowpath\n") == 0) {
+			kind = "qspinlock";
+			break;
+		}
+	}
+	fclose(f);
+	if (kind)
+		return kind;
+#ifdef __x86_64__
+	return "ticket";
+#elif defined(__sparc__)
+	return "test-and-set";
+#else
+	return "unknown";
+#endif
+}
+
+static void run_shell(void)
+{
+	pid_t pid;
+
+	if (access("/bin/sh", X_OK)) {
+		say("no shell in this initramfs (busybox exists only for x86_64)");
+		return;
+	}
+	say("starting a shell; modules are in /modules; 'exit' powers off");
+	pid = fork();
+	if (pid == 0) {
+		/* Make the console our controlling tty: job control, ^C. */
+		setsid();
+		ioctl(0, TIOCSCTTY, 1);
+		execl("/bin/sh", "sh", "-l", (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static void run_locktorture(const char *type, int duration, int stat)
+{
+	char params[256];
+
+	snprintf(params, sizeof(params),
+		 "torture_type=%s stat_interval=%d", type, stat);
+	say("run %s start duration=%d", type, duration);
+	if (load_module("/modules/locktorture.ko", params)) {
+		say("run %s end: not started", type);
+		return;
+	}
+	sleep(duration);
+	unload_module("locktorture");
+	say("run %s end", type);
+}
+
+static void run_qsltorture(const char *spec, int duration)
+{
+	char params[1100];
+	char *p;
+
+	snprintf(params, sizeof(params), "duration=%d %s", duration, spec);
+	for (p = params; *p; p++)
+		if (*p == ',')
+			*p = ' ';
+	say("run qsl_torture start duration=%d", duration);
+	if (load_module("/modules/qsl_torture.ko", params)) {
+		say("run qsl_torture end: not started");
+		return;
+	}
+	/* The module runs its test from init and reports at unload. */
+	unload_module("qsl_torture");
+	say("run qsl_torture end");
+}
+
+int main(void)
+{
+	struct utsname u;
+	char mode[16], plan[1024], qsl[1024], num[16], *type, *save;
+	int fd, duration, stat;
+
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+
+	fd = open("/proc/cmdline", O_RDONLY);
+	if (fd >= 0) {
+		ssize_t n = read(fd, cmdline, sizeof(cmdline) - 1);
+
+		cmdline[n > 0 ? n : 0] = '\0';
+		close(fd);
+	}
+
+	uname(&u);
+	say("init on %s %s, %ld cpus online", u.machine, u.release,
+	    sysconf(_SC_NPROCESSORS_ONLN));
+	say("lock=%s", lock_kind());
+
+	param("qsl.mode", "test", mode, sizeof(mode));
+	if (strcmp(mode, "shell") == 0) {
+		run_shell();
+		power_off();
+	}
+
+	param("qsl.plan", "spin_lock,spin_lock_irq,rw_lock", plan, sizeof(plan));
+	duration = atoi(param("qsl.duration", "15", num, sizeof(num)));
+	stat = atoi(param("qsl.stat", "5", num, sizeof(num)));
+	if (duration <= 0 || stat <= 0) {
+		say("bad qsl.duration or qsl.stat on the command line");
+		power_off();
+	}
+	param("qsl.qsltorture", "off", qsl, sizeof(qsl));
+	say("plan %s duration=%d qsl_torture=%s", plan, duration, qsl);
+
+	if (load_module("/modules/torture.ko", "") == 0) {
+		for (type = strtok_r(plan, ",", &save); type;
+		     type = strtok_r(NULL, ",", &save))
+			run_locktorture(type, duration, stat);
+	}
+	if (strcmp(qsl, "off") != 0)
+		run_qsltorture(strcmp(qsl, "on") ? qsl : "", duration);
+
+	say("plan done");
+	power_off();
+	return 0;
+}

@@ -1,0 +1,91 @@
+#!/bin/bash
+# build.sh N ARCH: configure and build step N's kernel for ARCH in
+# build/src/NN/obj-ARCH (tinyconfig plus common/config fragments), check
+# that every requested option took effect, and show progress while building.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+n=$((10#$1))
+arch=$2
+check_arch "$arch"
+nn=$(printf '%02d' "$n")
+src=$BUILD/src/$nn
+# The object tree is a direct child of the source tree: kbuild then uses
+# relative paths (srctree = ..), so ccache hits across steps.
+obj=$src/obj-$arch
+log=$BUILD/logs/build-$nn-$arch.log
+mkdir -p "$BUILD/logs" "$obj"
+
+case $arch in
+x86_64)
+	kmake=(ARCH=x86_64)
+	cc=gcc
+	targets=(bzImage modules)
+	;;
+sparc64)
+	kmake=(ARCH=sparc64 CROSS_COMPILE=sparc64-linux-gnu-)
+	cc=sparc64-linux-gnu-gcc
+	targets=(vmlinux modules)
+	;;
+esac
+if command -v ccache >/dev/null; then
+	kmake+=("CC=ccache $cc" "HOSTCC=ccache gcc")
+fi
+export KBUILD_BUILD_TIMESTAMP="Mon Mar 10 16:42:37 UTC 2014"
+export KBUILD_BUILD_USER=qspinlock KBUILD_BUILD_HOST=step-by-step
+jobs=$(($(nproc) + 1))
+
+frags=("$TOP/common/config/common.config" "$TOP/common/config/$arch.config")
+stamp=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.qsl-config" 2>/dev/null)" != "$stamp" ]; then
+	say "configuring step $n for $arch: tinyconfig + ${frags[*]#"$TOP"/}"
+	{
+		make -C "$src" O="$obj" "${kmake[@]}" tinyconfig &&
+			"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" &&
+			make -C "$src" O="$obj" "${kmake[@]}" olddefconfig
+	} >"$log" 2>&1 || die "configuring failed; see $log"
+	echo "$stamp" >"$obj/.qsl-config"
+fi
+
+# merge_config drops requests Kconfig cannot meet without a word: check them.
+bad=""
+while IFS= read -r line; do
+	case $line in
+	CONFIG_*=*)
+		grep -qxF "$line" "$obj/.config" || bad="$bad
+       asked for $line, got: $(grep -E "^(# )?${line%%=*}[= ]" "$obj/.config" || echo 'not present')"
+		;;
+	"# CONFIG_"*" is not set")
+		sym=${line#\# }
+		sym=${sym%% *}
+		! grep -q "^$sym=" "$obj/.config" || bad="$bad
+       asked for '$line', got: $(grep "^$sym=" "$obj/.config")"
+		;;
+	esac
+done < <(cat "${frags[@]}")
+if [ -n "$bad" ]; then
+	rm -f "$obj/.qsl-config"
+	die "the kernel configuration of step $n ($arch) lacks options the fragments request:$bad
+       (a dependency is missing from the fragment, or the step's Kconfig changed)"
+fi
+
+say "building step $n kernel for $arch with $jobs jobs (log: ${log#"$TOP"/})"
+start=$(now)
+set +e
+make -C "$src" O="$obj" "${kmake[@]}" -j"$jobs" "${targets[@]}" >>"$log" 2>&1 &
+pid=$!
+last=""
+while kill -0 "$pid" 2>/dev/null; do
+	sleep 10
+	cnt=$(grep -c '^  [A-Z]' "$log" 2>/dev/null)
+	[ "$cnt" = "$last" ] || printf '    ... %4d s, %5d build steps done\n' "$(($(now) - start))" "$cnt" >&2
+	last=$cnt
+done
+wait "$pid"
+rc=$?
+set -e
+if [ "$rc" -ne 0 ]; then
+	grep -E 'error|Error' "$log" | head -20 >&2 || true
+	die "building step $n for $arch failed (make exit $rc); full log: $log"
+fi
+say "built step $n for $arch in $(($(now) - start)) s"

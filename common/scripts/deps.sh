@@ -1,0 +1,40 @@
+#!/bin/bash
+# deps.sh GROUP...: make sure the Debian packages a job needs are installed.
+# As root, installs what is missing (apt-get update first); otherwise stops
+# with the exact command to run.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+pkgs_for() {
+	case $1 in
+	kernel) echo "linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev perl ccache xz-utils cpio kmod" ;;
+	x86_64) echo "qemu-system-x86 busybox-static" ;;
+	sparc64) echo "gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-system-sparc" ;;
+	check) echo "shellcheck perl gcc" ;;
+	book) echo "pandoc graphviz" ;;
+	*) die "deps.sh: unknown group '$1'" ;;
+	esac
+}
+
+want=""
+for g in "$@"; do
+	want="$want $(pkgs_for "$g")"
+done
+
+missing=""
+for p in $want; do
+	case " $missing " in *" $p "*) continue ;; esac
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	die "missing Debian packages:$missing
+       install them with: sudo apt-get update && sudo apt-get install -y$missing"
+fi
+say "installing missing Debian packages:$missing"
+apt-get update -qq >&2 || die "apt-get update failed; is the Debian archive reachable?"
+# shellcheck disable=SC2086 # $missing is a list of package names
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >&2 ||
+	die "apt-get install$missing failed"

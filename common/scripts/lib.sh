@@ -1,0 +1,100 @@
+# shellcheck shell=bash
+# Shared helpers for every script in common/scripts and qemu/.
+# Source it; it sets TOP, BUILD, KVER and PRISTINE.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BUILD=${QSL_BUILD:-$TOP/build}
+KVER=$(cat "$TOP/common/kernel-version")
+# shellcheck disable=SC2034 # used by the scripts that source this file
+PRISTINE=$BUILD/pristine-$KVER
+
+say() { printf '==> %s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The step directories, in order (steps/NN-slug).
+step_dirs() {
+	local d
+	for d in "$TOP"/steps/[0-9][0-9]-*/; do
+		[ -d "$d" ] && printf '%s\n' "${d%/}"
+	done
+}
+
+valid_steps() {
+	local d out=""
+	for d in $(step_dirs); do
+		out="$out $((10#$(basename "$d" | cut -c1-2)))"
+	done
+	printf '%s' "${out# }"
+}
+
+# step_dir N: the directory of step N, or a clear error listing valid steps.
+step_dir() {
+	local n=$1 d
+	case $n in
+	'' | *[!0-9]*) die "'$n' is not a step number; valid steps: $(valid_steps)" ;;
+	esac
+	for d in $(step_dirs); do
+		if [ "$((10#$(basename "$d" | cut -c1-2)))" -eq "$((10#$n))" ]; then
+			printf '%s\n' "$d"
+			return 0
+		fi
+	done
+	die "there is no step $n; valid steps: $(valid_steps)"
+}
+
+# The patch of one step directory (exactly one *.patch).
+step_patch() {
+	local p
+	p=$(find "$1" -maxdepth 1 -name '*.patch' | sort)
+	[ "$(printf '%s\n' "$p" | grep -c .)" -eq 1 ] ||
+		die "$1 must hold exactly one .patch file"
+	printf '%s\n' "$p"
+}
+
+# Patches of steps 0..N, in order.
+series_upto() {
+	local n=$1 d
+	for d in $(step_dirs); do
+		[ "$((10#$(basename "$d" | cut -c1-2)))" -le "$((10#$n))" ] || break
+		step_patch "$d"
+	done
+}
+
+# Files a patch touches (old and new names), one per line.
+patch_files() {
+	sed -n -e 's|^--- a/||p' -e 's|^+++ b/||p' "$@" | sort -u
+}
+
+check_number() { # name value min max
+	case $2 in
+	'' | *[!0-9]*) die "$1=$2 is not a whole number (expected $3..$4)" ;;
+	esac
+	if [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
+		die "$1=$2 is out of range (expected $3..$4)"
+	fi
+}
+
+check_arch() {
+	case $1 in
+	x86_64 | sparc64) ;;
+	*) die "ARCH=$1 is not supported; use x86_64 or sparc64" ;;
+	esac
+}
+
+# The expected lock of step N on ARCH, from common/expect.tsv.
+expected_lock() {
+	local v
+	v=$(awk -v s="$1" -v a="$2" '$1 == s && $2 == a { print $3 }' "$TOP/common/expect.tsv")
+	[ -n "$v" ] || die "common/expect.tsv has no row for step $1 on $2"
+	printf '%s\n' "$v"
+}
+
+now() { date +%s; }
+
+# The subject of a patch, without "[PATCH]", unfolded.
+patch_subject() {
+	awk '/^Subject: / { s = $0; sub(/^Subject: (\[PATCH[^]]*\] )?/, "", s); on = 1; next }
+	     on && /^ / { s = s $0; next }
+	     on { print s; exit }' "$1"
+}

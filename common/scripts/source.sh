@@ -1,0 +1,48 @@
+#!/bin/bash
+# source.sh N: make build/src/NN exactly the pristine tree plus patches 0..N.
+# The tree is hard links to the pristine one, except for the files the
+# series touches, which are real copies.  Only files whose content changed
+# are rewritten, so a warm rebuild stays warm, and files a previous version
+# of the series touched are put back as they were.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+n=$((10#$1))
+nn=$(printf '%02d' "$n")
+src=$BUILD/src/$nn
+ovl=$BUILD/overlay/$nn
+
+"$TOP/common/scripts/pristine.sh"
+"$TOP/common/scripts/gen-tree.sh" "$n" "$ovl"
+
+if [ ! -f "$src/.qsl-files" ]; then
+	say "creating build/src/$nn from the pristine tree (hard links)"
+	rm -rf "$src"
+	mkdir -p "$BUILD/src"
+	cp -al "$PRISTINE" "$src"
+	: >"$src/.qsl-files"
+fi
+
+mapfile -t all < <(series_upto 99)
+changed=0
+{ patch_files "${all[@]}"; cat "$src/.qsl-files"; } | sort -u | while read -r f; do
+	if [ -f "$ovl/$f" ]; then
+		want=$ovl/$f
+	elif ! patch_files "${all[@]}" | grep -qxF "$f" && [ -f "$PRISTINE/$f" ]; then
+		want=$PRISTINE/$f # touched by an older series only
+	else
+		want=""
+	fi
+	if [ -n "$want" ]; then
+		if ! cmp -s "$want" "$src/$f"; then
+			mkdir -p "$src/$(dirname "$f")"
+			rm -f "$src/$f"
+			cp "$want" "$src/$f"
+			changed=$((changed + 1))
+		fi
+	elif [ -e "$src/$f" ]; then
+		rm -f "$src/$f"
+	fi
+done
+patch_files "${all[@]}" >"$src/.qsl-files"
+say "build/src/$nn is pristine $KVER + $(series_upto "$n" | wc -l) patch(es)"

@@ -1,0 +1,52 @@
+#!/bin/bash
+# step.sh N [ARCH...]: build step N, boot it under the torture plan and judge
+# the console.  Without ARCH, the architectures common/expect.tsv marks as
+# booted by default for this step.  The last line for each architecture is
+#   step-N ARCH: PASS (...)   or   step-N ARCH: FAIL: reason (log: path)
+# and the exit status is 0 only if every architecture passed.
+#
+# Environment: DURATION (s per torture run), CPUS, PLAN, QSLTORTURE,
+# EXPECT=lock (override the expected lock, for negative controls), TAG.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 1 ] || die "usage: step.sh N [ARCH...]"
+n=$1
+shift
+dir=$(step_dir "$n")
+n=$((10#$n))
+check_number DURATION "${DURATION:-15}" 1 3600
+check_number CPUS "${CPUS:-4}" 1 8
+arches=("$@")
+if [ ${#arches[@]} -eq 0 ]; then
+	mapfile -t arches < <(awk -v s="$n" '$1 == s && $4 == "yes" { print $2 }' "$TOP/common/expect.tsv")
+	[ ${#arches[@]} -gt 0 ] || die "common/expect.tsv boots no architecture by default for step $n"
+fi
+for a in "${arches[@]}"; do
+	check_arch "$a"
+	expected_lock "$n" "$a" >/dev/null
+done
+
+"$TOP/common/scripts/deps.sh" kernel "${arches[@]}"
+say "step $n: $(basename "$dir") - $(patch_subject "$(step_patch "$dir")")"
+"$TOP/common/scripts/source.sh" "$n"
+
+rc=0
+verdicts=()
+for a in "${arches[@]}"; do
+	lock=${EXPECT:-$(expected_lock "$n" "$a")}
+	plan=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
+	label="step-$n $a"
+	if ! "$TOP/common/scripts/build.sh" "$n" "$a" || ! "$TOP/common/scripts/initramfs.sh" "$n" "$a"; then
+		verdicts+=("$label: FAIL: the kernel or initramfs did not build (log: $BUILD/logs/build-$(printf %02d "$n")-$a.log)")
+		rc=1
+		continue
+	fi
+	log=$(PLAN=$plan "$TOP/qemu/run.sh" "$n" "$a" test "${TAG:-}")
+	v=$("$TOP/common/scripts/verdict.sh" "$label" "$log" "$lock" "$plan" "${QSLTORTURE:-off}") || rc=1
+	verdicts+=("$v")
+done
+for v in "${verdicts[@]}"; do
+	printf '%s\n' "$v"
+done
+exit "$rc"

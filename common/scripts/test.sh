@@ -1,0 +1,58 @@
+#!/bin/bash
+# test.sh: the whole test suite (the README's test command, `make test`).
+#  1. make check (no kernel build);
+#  2. every step, booted on the architectures common/expect.tsv marks as
+#     default, under the same torture plan; each must PASS;
+#  3. negative controls, which must be judged FAIL for the named reason:
+#     locktorture's lock_busted on step 0 proves a broken lock is caught.
+# Ends with "test: N passed, N failed".
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+pass=0 failed=0
+lines=()
+record() { # ok? line
+	if [ "$1" -eq 0 ]; then
+		pass=$((pass + 1))
+		lines+=("ok     $2")
+	else
+		failed=$((failed + 1))
+		lines+=("FAILED $2")
+	fi
+}
+
+say "make check"
+if "$TOP/common/scripts/check.sh"; then record 0 "make check"; else record 1 "make check"; fi
+
+for d in $(step_dirs); do
+	n=$((10#$(basename "$d" | cut -c1-2)))
+	say "make step-$n"
+	out=$("$TOP/common/scripts/step.sh" "$n" | tee /dev/stderr | grep -E '^step-[0-9]+ ') && rc=0 || rc=1
+	while IFS= read -r v; do
+		case $v in *": PASS "*) record 0 "$v" ;; *) record 1 "$v" ;; esac
+	done <<<"${out:-step-$n: FAIL: no verdict line}"
+	[ "$rc" -eq 0 ] || [ -n "$out" ] || record 1 "step-$n: no verdict"
+done
+
+# A negative control passes when the harness judges the broken run FAIL
+# for the expected reason; any other outcome (PASS, or FAIL for some other
+# reason) means the harness cannot be trusted to see that kind of bug.
+control() { # name expected-reason step.sh-env... -- step.sh-args...
+	local name=$1 want=$2 v
+	shift 2
+	say "negative control: $name (must be judged FAIL: $want)"
+	v=$(env "$@" | tail -1) || true
+	case $v in
+	*": FAIL: "*"$want"*) record 0 "control $name: judged FAIL as it must be - ${v#*FAIL: }" ;;
+	*) record 1 "control $name: expected FAIL ($want), got: $v" ;;
+	esac
+}
+control "locktorture lock_busted on step 0" "lock_busted: locktorture reported failure" \
+	PLAN=lock_busted TAG=control-busted "$TOP/common/scripts/step.sh" 0 x86_64
+
+echo
+echo "Summary:"
+printf '  %s\n' "${lines[@]}"
+echo "test: $pass passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,26 @@
+#!/bin/bash
+# Bad input stops at once with a clear message, before any build.
+set -eu
+cd "$(dirname "$0")/../.."
+expect() { # message-substring make-args...
+	local want=$1 out
+	shift
+	if out=$(env "$@" 2>&1); then
+		echo "'$*' succeeded, expected an error"
+		return 1
+	fi
+	case $out in
+	*"$want"*) echo "ok: '$*' -> $(printf '%s' "$out" | grep -m1 error:)" ;;
+	*)
+		echo "'$*' did not say '$want':"
+		printf '%s\n' "$out"
+		return 1
+		;;
+	esac
+}
+expect "there is no step 42; valid steps: 0" make -s step-42
+expect "'x' is not a step number; valid steps:" make -s step-x
+expect "DURATION=abc is not a whole number" DURATION=abc make -s step-0
+expect "CPUS=0 is out of range" CPUS=0 make -s step-0
+expect "ARCH=arm64 is not supported" make -s step-0 ARCH=arm64
+expect "there is no step 9" make -s diff-9

@@ -1,0 +1,74 @@
+#!/bin/bash
+# run.sh N ARCH MODE [TAG]: boot step N's kernel for ARCH in QEMU.
+#   MODE test:  run the torture plan; the console goes to
+#               build/logs/boot-NN-ARCH[-TAG].log, the reader sees the
+#               torture statistics as they come; QEMU is killed after
+#               the plan's time plus GRACE seconds.
+#   MODE shell: an interactive busybox shell on the guest (Ctrl-A X quits).
+# Environment: CPUS, DURATION, PLAN, QSLTORTURE, GRACE, KVM=1 (opt-in).
+set -eu
+. "$(dirname "$0")/../common/scripts/lib.sh"
+
+n=$((10#$1))
+arch=$2
+mode=$3
+tag=${4:+-$4}
+nn=$(printf '%02d' "$n")
+KERNEL_OBJ=$BUILD/src/$nn/obj-$arch
+INITRD=$KERNEL_OBJ/qsl-initramfs.cpio
+case $arch in
+x86_64) CPUS=${CPUS:-4} ;;
+sparc64) CPUS=1 ;;
+esac
+DURATION=${DURATION:-15}
+PLAN=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
+QSLTORTURE=${QSLTORTURE:-off}
+GRACE=${GRACE:-120}
+check_number CPUS "$CPUS" 1 8
+check_number DURATION "$DURATION" 1 3600
+ACCEL=tcg,thread=multi
+if [ "${KVM:-0}" = 1 ]; then
+	[ -w /dev/kvm ] || die "KVM=1 but /dev/kvm is not usable"
+	ACCEL=kvm
+	warn "KVM=1: on nested-virtualised hosts the guest may hang after 'Booting from ROM'"
+fi
+APPEND="panic=-1 qsl.mode=$mode qsl.plan=$PLAN qsl.duration=$DURATION qsl.qsltorture=$QSLTORTURE"
+# shellcheck source=qemu/x86_64.sh
+. "$TOP/qemu/$arch.sh"
+command -v "$QEMU_BIN" >/dev/null || die "$QEMU_BIN is missing; run: make deps"
+[ -f "$QEMU_KERNEL" ] || die "no kernel at $QEMU_KERNEL; build step $n first"
+[ -f "$INITRD" ] || die "no initramfs at $INITRD"
+
+if [ "$mode" = shell ]; then
+	say "booting step $n ($arch, $CPUS vCPUs) into a shell; Ctrl-A X leaves QEMU"
+	exec "$QEMU_BIN" "${QEMU_ARGS[@]}" -nographic
+fi
+
+# Every run of the plan, plus the qsl_torture run, plus boot time.
+runs=$(($(printf '%s' "$PLAN" | tr ',' '\n' | grep -c .) + 1))
+limit=$((runs * (DURATION + 10) + GRACE))
+log=$BUILD/logs/boot-$nn-$arch$tag.log
+mkdir -p "$BUILD/logs"
+say "booting step $n ($arch, $CPUS vCPUs, TCG) - plan $PLAN, ${DURATION} s each; hard limit ${limit} s"
+start=$(now)
+timeout -k 10 "$limit" "$QEMU_BIN" "${QEMU_ARGS[@]}" \
+	-display none -monitor none -serial stdio </dev/null >"$log" 2>&1 &
+qpid=$!
+# Show the reader what matters as it comes: our lines, torture statistics,
+# and anything that looks bad.
+tail -n +1 -f --pid="$qpid" "$log" 2>/dev/null |
+	grep --line-buffered -E 'QSL: |Writes:|Reads :|End of test|qsl_torture|BUG|WARNING|Oops|Call Trace|stall|lockup|blocked for more' |
+	sed -u 's/^/    | /' >&2 &
+tpid=$!
+set +e
+wait "$qpid"
+rc=$?
+set -e
+wait "$tpid" 2>/dev/null || true
+elapsed=$(($(now) - start))
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	echo "HOST: qemu timeout after ${elapsed} s (limit ${limit} s), killed" >>"$log"
+else
+	echo "HOST: qemu exit=$rc elapsed=${elapsed} s" >>"$log"
+fi
+printf '%s\n' "$log"
