@@ -22,7 +22,7 @@ sparc64) CPUS=1 ;;
 esac
 DURATION=${DURATION:-15}
 PLAN=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
-QSLTORTURE=${QSLTORTURE:-off}
+QSLTORTURE=${QSLTORTURE:-on}
 GRACE=${GRACE:-120}
 check_number CPUS "$CPUS" 1 8
 check_number DURATION "$DURATION" 1 3600

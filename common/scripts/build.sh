@@ -16,21 +16,12 @@ obj=$src/obj-$arch
 log=$BUILD/logs/build-$nn-$arch.log
 mkdir -p "$BUILD/logs" "$obj"
 
+kmake_args "$arch"
+kmake=("${KMAKE[@]}")
 case $arch in
-x86_64)
-	kmake=(ARCH=x86_64)
-	cc=gcc
-	targets=(bzImage modules)
-	;;
-sparc64)
-	kmake=(ARCH=sparc64 CROSS_COMPILE=sparc64-linux-gnu-)
-	cc=sparc64-linux-gnu-gcc
-	targets=(vmlinux modules)
-	;;
+x86_64) targets=(bzImage modules) ;;
+sparc64) targets=(vmlinux modules) ;;
 esac
-if command -v ccache >/dev/null; then
-	kmake+=("CC=ccache $cc" "HOSTCC=ccache gcc")
-fi
 export KBUILD_BUILD_TIMESTAMP="Mon Mar 10 16:42:37 UTC 2014"
 export KBUILD_BUILD_USER=qspinlock KBUILD_BUILD_HOST=step-by-step
 jobs=$(($(nproc) + 1))
@@ -89,3 +80,4 @@ if [ "$rc" -ne 0 ]; then
 	die "building step $n for $arch failed (make exit $rc); full log: $log"
 fi
 say "built step $n for $arch in $(($(now) - start)) s"
+"$TOP/common/scripts/module.sh" "$n" "$arch"

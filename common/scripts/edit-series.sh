@@ -25,6 +25,10 @@ say "committing the pristine tree (about 30 s)"
 git add -f -A .
 git commit -q -m "Linux $KVER (Debian linux-source-6.1)"
 git tag pristine
+# Debian's .gitignore ignores every top-level directory, which would hide
+# files a step creates.  Drop that rule in the work tree only.
+sed -i '/^\/\*$/d; /^!\/debian\/$/d' .gitignore
+git update-index --skip-worktree .gitignore
 for p in $(series_upto 99); do
 	say "applying $(basename "$p")"
 	git am -q --keep-cr "$p" || die "git am failed on $p"

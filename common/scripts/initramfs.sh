@@ -1,7 +1,8 @@
 #!/bin/bash
 # initramfs.sh N ARCH: pack the guest of step N for ARCH into
 # build/src/NN/obj-ARCH/qsl-initramfs.cpio: the static /init built from
-# common/guest/init.c, the torture modules of that kernel, and (x86_64)
+# common/guest/init.c, the torture modules of that kernel (locktorture and
+# common/qsl-torture), and (x86_64)
 # busybox for `make shell-N`.
 # usage: initramfs.sh N ARCH [EXTRA_MODULE.ko...]
 set -eu
@@ -41,7 +42,7 @@ list=$obj/qsl-initramfs.list
 	echo "dir /tmp 1777 0 0"
 	echo "dir /modules 755 0 0"
 	echo "file /init $init 755 0 0"
-	for m in kernel/torture.ko kernel/locking/locktorture.ko "$@"; do
+	for m in kernel/torture.ko kernel/locking/locktorture.ko qsl-torture/qsl_torture.ko "$@"; do
 		case $m in /*) f=$m ;; *) f=$obj/$m ;; esac
 		[ -f "$f" ] || die "module $f is missing; was the kernel built?"
 		echo "file /modules/$(basename "$f") $f 644 0 0"

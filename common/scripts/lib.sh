@@ -90,6 +90,11 @@ expected_lock() {
 	printf '%s\n' "$v"
 }
 
+# The lock paths qsl_torture must have seen at step N on ARCH (column 5).
+expected_paths() {
+	awk -v s="$1" -v a="$2" '$1 == s && $2 == a { print $5 }' "$TOP/common/expect.tsv"
+}
+
 now() { date +%s; }
 
 # The subject of a patch, without "[PATCH]", unfolded.
@@ -97,4 +102,18 @@ patch_subject() {
 	awk '/^Subject: / { s = $0; sub(/^Subject: (\[PATCH[^]]*\] )?/, "", s); on = 1; next }
 	     on && /^ / { s = s $0; next }
 	     on { print s; exit }' "$1"
+}
+
+# kmake_args ARCH: sets the array KMAKE to the kernel make variables for
+# ARCH (cross compiler, ccache when present), shared by every kernel and
+# module build.
+kmake_args() {
+	local cc
+	case $1 in
+	x86_64) KMAKE=(ARCH=x86_64) cc=gcc ;;
+	sparc64) KMAKE=(ARCH=sparc64 CROSS_COMPILE=sparc64-linux-gnu-) cc=sparc64-linux-gnu-gcc ;;
+	esac
+	if command -v ccache >/dev/null; then
+		KMAKE+=("CC=ccache $cc" "HOSTCC=ccache gcc")
+	fi
 }

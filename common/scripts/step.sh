@@ -43,7 +43,8 @@ for a in "${arches[@]}"; do
 		continue
 	fi
 	log=$(PLAN=$plan "$TOP/qemu/run.sh" "$n" "$a" test "${TAG:-}")
-	v=$("$TOP/common/scripts/verdict.sh" "$label" "$log" "$lock" "$plan" "${QSLTORTURE:-off}") || rc=1
+	v=$("$TOP/common/scripts/verdict.sh" "$label" "$log" "$lock" "$plan" \
+		"${QSLTORTURE:-on}" "$(expected_paths "$n" "$a")") || rc=1
 	verdicts+=("$v")
 done
 for v in "${verdicts[@]}"; do

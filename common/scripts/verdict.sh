@@ -1,5 +1,5 @@
 #!/bin/bash
-# verdict.sh LABEL LOG EXPECTED_LOCK PLAN [QSLTORTURE]
+# verdict.sh LABEL LOG EXPECTED_LOCK PLAN [QSLTORTURE [PATHS]]
 # Judge one guest console log.  Prints exactly one line,
 #   LABEL: PASS (summary)       or
 #   LABEL: FAIL: reason (log: LOG)
@@ -9,7 +9,9 @@
 #  - every locktorture run of PLAN printed "End of test: SUCCESS" and its
 #    final statistics show writes (and reads, for rw locks) > 0, Fail: 0;
 #  - with QSLTORTURE other than "off", qsl_torture printed its PASS line
-#    (see common/qsl-torture/);
+#    (see common/qsl-torture/), the lock word it saw has the shape of
+#    EXPECTED_LOCK, and every counter named in PATHS (comma-separated,
+#    "-" for none) is above zero: the run reached those paths of the lock;
 #  - the guest finished its plan;
 #  - no line of the kernel log looks like a bug, warning, oops, stall,
 #    lockup or lockdep report.
@@ -17,8 +19,8 @@
 # reported is named as such, not by the warning it printed on the way.
 set -eu
 
-[ $# -ge 4 ] || { echo "usage: verdict.sh LABEL LOG EXPECTED_LOCK PLAN [QSLTORTURE]" >&2; exit 2; }
-label=$1 log=$2 lock=$3 plan=$4 qsl=${5:-off}
+[ $# -ge 4 ] || { echo "usage: verdict.sh LABEL LOG EXPECTED_LOCK PLAN [QSLTORTURE [PATHS]]" >&2; exit 2; }
+label=$1 log=$2 lock=$3 plan=$4 qsl=${5:-off} paths=${6:--}
 
 fail() {
 	printf '%s: FAIL: %s (log: %s)\n' "$label" "$1" "$log"
@@ -81,9 +83,21 @@ if [ "$qsl" != off ]; then
 	qline=$(grep -a -m1 'qsl_torture: RESULT' "$text" || true)
 	[ -n "$qline" ] || fail "qsl_torture printed no RESULT line"
 	case $qline in
-	*"RESULT PASS"*) summary="$summary, qsl_torture ${qline#*RESULT PASS }" ;;
+	*"RESULT PASS "*) ;;
 	*) fail "qsl_torture: ${qline#*RESULT }" ;;
 	esac
+	# counter NAME: the value of NAME=... on the RESULT line, or empty.
+	counter() { printf '%s\n' "$qline" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	shape=$(counter shape)
+	[ "$shape" = "$lock" ] ||
+		fail "qsl_torture saw a lock word shaped like $shape while holding the lock, expected $lock"
+	for p in $(printf '%s' "$paths" | tr ',' ' '); do
+		[ "$p" = - ] && continue
+		v=$(counter "$p")
+		[ -n "$v" ] || fail "qsl_torture reported no '$p' counter"
+		[ "$v" -gt 0 ] || fail "qsl_torture never saw '$p' (the run did not reach that path of the lock)"
+		summary="$summary, $p=$v"
+	done
 fi
 
 # Modeled on rcutorture's console-badness.sh.
