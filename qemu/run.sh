@@ -45,7 +45,7 @@ if [ "$mode" = shell ]; then
 fi
 
 # Every run of the plan, plus the qsl_torture run, plus boot time.
-runs=$(($(printf '%s' "$PLAN" | tr ',' '\n' | grep -c .) + 1))
+runs=$(($(printf '%s' "$PLAN" | tr ',' '\n' | grep -vc '^none$') + 1))
 limit=$((runs * (DURATION + 10) + GRACE))
 log=$BUILD/logs/boot-$nn-$arch$tag.log
 mkdir -p "$BUILD/logs"

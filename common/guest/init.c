@@ -7,6 +7,7 @@
  *
  *   qsl.mode=test|shell      run the plan, or give the reader a shell
  *   qsl.plan=a,b,c           locktorture torture_type values, in order
+ *                            ("none": no locktorture run)
  *   qsl.duration=SECONDS     how long each locktorture run lasts
  *   qsl.stat=SECONDS         locktorture's stat_interval
  *   qsl.qsltorture=PARAMS    run qsl_torture.ko after locktorture, with
@@ -238,7 +239,8 @@ int main(void)
 	param("qsl.qsltorture", "off", qsl, sizeof(qsl));
 	say("plan %s duration=%d qsl_torture=%s", plan, duration, qsl);
 
-	if (load_module("/modules/torture.ko", "") == 0) {
+	if (strcmp(plan, "none") != 0 &&
+	    load_module("/modules/torture.ko", "") == 0) {
 		for (type = strtok_r(plan, ",", &save); type;
 		     type = strtok_r(NULL, ",", &save))
 			run_locktorture(type, duration, stat);

@@ -4,7 +4,8 @@
 #  2. every step, booted on the architectures common/expect.tsv marks as
 #     default, under the same torture plan; each must PASS;
 #  3. negative controls, which must be judged FAIL for the named reason:
-#     locktorture's lock_busted on step 0 proves a broken lock is caught.
+#     locktorture's lock_busted on step 0, and qsl_torture with its own
+#     non-atomic lock on the newest step, prove a broken lock is caught.
 # Ends with "test: N passed, N failed".
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -49,7 +50,13 @@ control() { # name expected-reason step.sh-env... -- step.sh-args...
 	esac
 }
 control "locktorture lock_busted on step 0" "lock_busted: locktorture reported failure" \
-	PLAN=lock_busted TAG=control-busted "$TOP/common/scripts/step.sh" 0 x86_64
+	PLAN=lock_busted QSLTORTURE=off TAG=control-busted "$TOP/common/scripts/step.sh" 0 x86_64
+# qsl_torture's own control: its locks replaced by a non-atomic
+# test-and-set, on the newest step; exclusion or the counts must break.
+last=$(step_dirs | tail -1)
+last=$((10#$(basename "$last" | cut -c1-2)))
+control "qsl_torture busted=1 on step $last" "qsl_torture: " \
+	PLAN=none QSLTORTURE=busted=1 TAG=control-qslt-busted "$TOP/common/scripts/step.sh" "$last" x86_64
 
 echo
 echo "Summary:"

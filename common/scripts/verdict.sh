@@ -47,7 +47,7 @@ got=$(grep -a -m1 -o 'QSL: lock=[^ ]*' "$text" | cut -d= -f2 || true)
 [ "$got" = "$lock" ] || fail "the guest runs the $got lock, but this step must run $lock"
 
 summary=""
-for type in $(printf '%s' "$plan" | tr ',' ' '); do
+for type in $(printf '%s' "$plan" | tr ',' ' ' | sed 's/^none$//'); do
 	# The statistics of this run: between its start and end markers.
 	stats=$(awk -v t="$type" '
 		$0 ~ "QSL: run " t " start" { on = 1; next }
@@ -84,7 +84,8 @@ if [ "$qsl" != off ]; then
 	[ -n "$qline" ] || fail "qsl_torture printed no RESULT line"
 	case $qline in
 	*"RESULT PASS "*) ;;
-	*) fail "qsl_torture: ${qline#*RESULT }" ;;
+	*"RESULT FAIL "*) fail "qsl_torture: ${qline#*RESULT FAIL }" ;;
+	*) fail "qsl_torture: unreadable result: ${qline#*RESULT }" ;;
 	esac
 	# counter NAME: the value of NAME=... on the RESULT line, or empty.
 	counter() { printf '%s\n' "$qline" | tr ' ' '\n' | sed -n "s/^$1=//p"; }

@@ -5,9 +5,9 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 verdict=$here/../scripts/verdict.sh
 pass=0 failed=0
-while IFS=$'\t' read -r log lock plan expect; do
+while IFS=$'\t' read -r log lock plan expect qsl paths; do
 	case $log in '' | '#'*) continue ;; esac
-	out=$("$verdict" "case $log" "$here/verdict/$log" "$lock" "$plan") && rc=0 || rc=$?
+	out=$("$verdict" "case $log" "$here/verdict/$log" "$lock" "$plan" "${qsl:-off}" "${paths:--}") && rc=0 || rc=$?
 	ok=0
 	case $expect in
 	PASS) [ "$rc" -eq 0 ] && case $out in *": PASS ("*) ok=1 ;; esac ;;

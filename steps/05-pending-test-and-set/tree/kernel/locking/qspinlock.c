@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Queued spinlock: the slowpath.
+ *
+ * The design of the queued spinlock is Waiman Long's and Peter Zijlstra's
+ * (2014); this file is written for the qspinlock step-by-step tutorial.
+ */
+#include <linux/smp.h>
+#include <linux/bug.h>
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
+#include <linux/hardirq.h>
+#include <linux/export.h>
+#include <asm/qspinlock.h>
+
+/*
+ * An MCS lock (Mellor-Crummey and Scott, 1991) keeps its waiters in a
+ * queue of nodes, one per waiter; each waiter spins on a flag in its own
+ * node, so a release touches one waiter's cache line instead of all of
+ * them.  The lock itself is a pointer to the queue's tail: 8 bytes, and a
+ * lock holder must keep its node until it unlocks, which the spin_lock()
+ * API has no room for.
+ *
+ * Squeeze it into the 32 bits of a spinlock_t:
+ *
+ *  - The tail is (cpu + 1, index) instead of a pointer.  Spinning with
+ *    interrupts or preemption off, a CPU waits for at most one lock per
+ *    context it can be in (task, softirq, hardirq, NMI), so each CPU has
+ *    four nodes and the index says which one.
+ *
+ *  - Whoever owns the lock says so in the locked byte, not in a node:
+ *    the waiter at the head of the queue spins on the lock word until
+ *    the owner clears that byte, then sets it and hands the head of the
+ *    queue to the next node.  The owner needs no node, so unlock is a
+ *    plain decrement of the lock word.
+ */
+
+#include "mcs_spinlock.h"
+
+/*
+ * Four nodes per CPU: task, softirq, hardirq and NMI context.  The count
+ * of nodes in use lives in the first one.
+ */
+#define MAX_NODES	4
+
+static DEFINE_PER_CPU_ALIGNED(struct mcs_spinlock, mcs_nodes[MAX_NODES]);
+
+/*
+ * The CPU is stored plus one: a tail of 0 must mean "no queue", and CPU 0
+ * with index 0 would otherwise encode as 0.
+ */
+static inline u32 encode_tail(int cpu, int idx)
+{
+	u32 tail;
+
+	tail  = (cpu + 1) << _Q_TAIL_CPU_OFFSET;
+	tail |= idx << _Q_TAIL_IDX_OFFSET; /* idx < MAX_NODES */
+
+	return tail;
+}
+
+static inline struct mcs_spinlock *decode_tail(u32 tail)
+{
+	int cpu = (tail >> _Q_TAIL_CPU_OFFSET) - 1;
+	int idx = (tail & _Q_TAIL_IDX_MASK) >> _Q_TAIL_IDX_OFFSET;
+
+	return per_cpu_ptr(&mcs_nodes[idx], cpu);
+}
+
+/*
+ * (0,0,1) -> (0,1,*) ; pending
+ *
+ * Become the pending waiter with one test-and-set of the pending bit,
+ * which cannot fail and retry the way a cmpxchg loop does when the tail
+ * or the locked byte change under it.
+ *
+ * The locked byte is not looked at: if the owner left meanwhile, we set
+ * pending on a free lock, and the wait for the owner that follows ends at
+ * once.  The transition (0,0,0) -> (0,0,1) of a direct trylock is gone;
+ * the fast path has just tried that, so it would rarely succeed here.
+ *
+ * Return: true if we are the pending waiter, false if we must queue.
+ */
+static __always_inline bool try_set_pending(struct qspinlock *lock, u32 val)
+{
+	/* A pending waiter or a queue already: queue. */
+	if (val & ~_Q_LOCKED_MASK)
+		return false;
+
+	/* Somebody else won the pending bit: queue. */
+	if (atomic_test_and_set_bit(_Q_PENDING_OFFSET, &lock->val))
+		return false;
+
+	/*
+	 * A tail may have appeared between our look at @val and the
+	 * test-and-set.  Its waiter did not see our pending bit, and may be
+	 * the head of the queue about to claim the lock.  Either it claims
+	 * first and we wait for it as for any owner, or its claim finds
+	 * pending set and it waits for us; the head of the queue must check
+	 * for that (see the claim loop).  The two of us raced, and the order
+	 * between us was open anyway.
+	 */
+	return true;
+}
+
+/**
+ * queued_spin_lock_slowpath - take a lock that was not free
+ * @lock: the queued spinlock
+ * @val: the lock word the fast path found
+ *
+ * The lock word as (tail, pending, locked); n is this CPU's tail, * any
+ * tail, x and y either value of their bit.
+ *
+ *              fast     :    slow                                  :  unlock
+ *                       :                                          :
+ * uncontended  (0,0,0) -:--> (0,0,1) ------------------------------:--> (*,*,0)
+ *                       :       | ^--------.------.             /  :
+ *                       :       v           \      \            |  :
+ * pending               :    (0,1,*) +--> (0,1,0)   \           |  :
+ *                       :       | ^--'              |           |  :
+ *                       :       v                   |           |  :
+ * uncontended           :    (n,x,y) +--> (n,0,0) --'           |  :
+ *   queue               :       | ^--'                          |  :
+ *                       :       v                               |  :
+ * contended             :    (*,x,y) +--> (*,0,0) ---> (*,0,1) -'  :
+ *   queue               :         ^--'                             :
+ *
+ * (0,0,1) -> (0,1,*): held, nobody waiting: become the pending waiter
+ *                     with a test-and-set and spin on the lock word
+ *                     itself; no node is touched.
+ * (0,1,*) -> (0,1,0): the pending waiter waits for the owner to go,
+ * (0,1,0) -> (0,0,1): then takes the lock and clears pending at once.
+ * (0,0,0) -> (0,0,1): on the way to the queue, the lock was free: take it.
+ * (p,x,y) -> (n,x,y): anything else: queue as in an MCS lock.
+ * (n,x,y) -> (n,0,0), (*,x,y) -> (*,0,0): the head of the queue waits for
+ *                     both the owner and the pending waiter to go.
+ * (n,0,0) -> (0,0,1): nobody behind us: take the lock, empty the queue.
+ * (*,0,0) -> (*,0,1): take the lock, make the next node the head.
+ */
+void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
+{
+	struct mcs_spinlock *prev, *next, *node;
+	u32 new, old, tail;
+	int idx;
+
+	BUILD_BUG_ON(CONFIG_NR_CPUS >= (1U << _Q_TAIL_CPU_BITS));
+
+	/*
+	 * A queue node lives in another cache line than the lock; with one
+	 * waiter there is nobody to queue behind, so let that waiter spin in
+	 * the lock word instead and never touch its node.
+	 *
+	 * (0,0,1) -> (0,1,*) ; pending
+	 */
+	if (!try_set_pending(lock, val))
+		goto queue;
+
+	/*
+	 * We are pending: wait for the owner to go.  Nobody else can take
+	 * the lock meanwhile: the fast path and the queue head both wait for
+	 * pending to clear.
+	 *
+	 * (*,1,1) -> (*,1,0)
+	 */
+	while ((val = atomic_read(&lock->val)) & _Q_LOCKED_MASK)
+		cpu_relax();
+
+	/*
+	 * Take the lock and drop pending in one step; the tail may change
+	 * under us, so retry until the word we saw is the word we replace.
+	 *
+	 * (*,1,0) -> (*,0,1)
+	 */
+	for (;;) {
+		new = (val & ~_Q_PENDING_MASK) | _Q_LOCKED_VAL;
+
+		old = atomic_cmpxchg(&lock->val, val, new);
+		if (old == val)
+			break;
+
+		val = old;
+	}
+	return;
+
+	/* From here on, the MCS queue. */
+queue:
+	/* The word we were given may be old by now; start from a fresh one. */
+	val = atomic_read(&lock->val);
+
+	node = this_cpu_ptr(&mcs_nodes[0]);
+	idx = node->count++;
+	tail = encode_tail(smp_processor_id(), idx);
+
+	/*
+	 * An interrupt taken from here on must see our node as in use and
+	 * pick the next one.  The count is only ever read by this CPU, but
+	 * the compiler must not sink the increment below the stores that
+	 * initialise the node, or an interrupt arriving between them would
+	 * take the same node and overwrite it.
+	 */
+	barrier();
+
+	node += idx;
+	node->locked = 0;
+	node->next = NULL;
+
+	/*
+	 * (0,0,0) -> (0,0,1) ; trylock
+	 * (p,x,y) -> (n,x,y) ; publish our node as the tail, keep the rest
+	 */
+	for (;;) {
+		new = _Q_LOCKED_VAL;
+		if (val)
+			new = tail | (val & _Q_LOCKED_PENDING_MASK);
+
+		old = atomic_cmpxchg(&lock->val, val, new);
+		if (old == val)
+			break;
+
+		val = old;
+	}
+
+	/* We took a free lock: the node was never published. */
+	if (new == _Q_LOCKED_VAL)
+		goto release;
+
+	/*
+	 * There was a queue: link our node behind the old tail and spin on
+	 * our own node until its owner makes us the head.
+	 */
+	if (old & _Q_TAIL_MASK) {
+		prev = decode_tail(old);
+		WRITE_ONCE(prev->next, node);
+
+		arch_mcs_spin_lock_contended(&node->locked);
+	}
+
+	/*
+	 * We are the head of the queue: wait for the owner and the pending
+	 * waiter to go.
+	 *
+	 * (*,x,y) -> (*,0,0)
+	 */
+retry_queue_wait:
+	while ((val = atomic_read(&lock->val)) & _Q_LOCKED_PENDING_MASK)
+		cpu_relax();
+
+	/*
+	 * Take the lock.  If we are still the tail, nobody is behind us and
+	 * the queue goes away with the same store.
+	 *
+	 * (n,0,0) -> (0,0,1) ; lock, uncontended
+	 * (*,0,0) -> (*,0,1) ; lock, contended
+	 */
+	for (;;) {
+		new = _Q_LOCKED_VAL;
+		if (val != tail)
+			new |= val;
+
+		old = atomic_cmpxchg(&lock->val, val, new);
+		if (old == val)
+			break;
+
+		/*
+		 * A waiter that raced with our tail in try_set_pending() may
+		 * have set pending since we looked, and even taken the lock:
+		 * wait again, never claim over it.
+		 */
+		if (unlikely(old & _Q_LOCKED_PENDING_MASK))
+			goto retry_queue_wait;
+
+		val = old;
+	}
+
+	/*
+	 * Someone queued behind us: wait until they have linked their node
+	 * to ours, then make them the head.
+	 */
+	if (new != _Q_LOCKED_VAL) {
+		while (!(next = READ_ONCE(node->next)))
+			cpu_relax();
+
+		arch_mcs_spin_unlock_contended(&next->locked);
+	}
+
+release:
+	/* Give the node back. */
+	__this_cpu_dec(mcs_nodes[0].count);
+}
+EXPORT_SYMBOL(queued_spin_lock_slowpath);
