@@ -13,7 +13,7 @@ n=$((10#$1))
 arch=$2
 mode=$3
 tag=${4:+-$4}
-nn=$(printf '%02d' "$n")
+nn=$(src_id "$n")
 KERNEL_OBJ=$BUILD/src/$nn/obj-$arch
 INITRD=$KERNEL_OBJ/qsl-initramfs.cpio
 case $arch in

@@ -8,7 +8,7 @@ set -eu
 n=$((10#$1))
 arch=$2
 check_arch "$arch"
-nn=$(printf '%02d' "$n")
+nn=$(src_id "$n")
 src=$BUILD/src/$nn
 # The object tree is a direct child of the source tree: kbuild then uses
 # relative paths (srctree = ..), so ccache hits across steps.

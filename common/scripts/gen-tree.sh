@@ -1,5 +1,5 @@
 #!/bin/bash
-# gen-tree.sh N DEST: write into DEST every file the series touches, as it
+# gen-tree.sh N DEST [EXTRA.patch]: write into DEST every file the series touches, as it
 # stands after patches 0..N are applied to the pristine tree.  A file the
 # series touches but that does not exist at step N is absent from DEST.
 # This is both the committed steps/NN-*/tree snapshot and the overlay that
@@ -7,9 +7,10 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 2 ] || die "usage: gen-tree.sh STEP DEST"
+[ $# -ge 2 ] || die "usage: gen-tree.sh STEP DEST [EXTRA.patch]"
 n=$1
 dest=$2
+extra=${3:-}
 step_dir "$n" >/dev/null
 "$TOP/common/scripts/pristine.sh"
 
@@ -34,4 +35,9 @@ for p in "${mine[@]}"; do
 		die "$(basename "$p") does not apply on top of the steps before it.
        Edit the series in its git tree (make edit-series) and export it again."
 done
+# A mutant (common/mutants/) goes on top, touching only series files.
+if [ -n "$extra" ]; then
+	(cd "$dest" && git apply --whitespace=nowarn "$extra") ||
+		die "$(basename "$extra") does not apply on top of step $n"
+fi
 find "$dest" -type d -empty -delete

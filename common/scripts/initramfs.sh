@@ -11,7 +11,7 @@ set -eu
 n=$((10#$1))
 arch=$2
 shift 2 # the rest: extra modules, relative to the object tree or absolute
-nn=$(printf '%02d' "$n")
+nn=$(src_id "$n")
 obj=$BUILD/src/$nn/obj-$arch
 out=$obj/qsl-initramfs.cpio
 tools=$BUILD/tools

@@ -95,6 +95,18 @@ expected_paths() {
 	awk -v s="$1" -v a="$2" '$1 == s && $2 == a { print $5 }' "$TOP/common/expect.tsv"
 }
 
+# src_id N: the name of step N's source and object trees under build/src:
+# NN, or NN-m-NAME when MUTANT=NAME (step N plus common/mutants/NAME.patch).
+src_id() {
+	if [ -n "${MUTANT:-}" ]; then
+		[ -f "$TOP/common/mutants/$MUTANT.patch" ] ||
+			die "MUTANT=$MUTANT: no common/mutants/$MUTANT.patch"
+		printf '%02d-m-%s\n' "$((10#$1))" "$MUTANT"
+	else
+		printf '%02d\n' "$((10#$1))"
+	fi
+}
+
 now() { date +%s; }
 
 # The subject of a patch, without "[PATCH]", unfolded.

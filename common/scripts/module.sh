@@ -6,7 +6,7 @@ set -eu
 
 n=$((10#$1))
 arch=$2
-nn=$(printf '%02d' "$n")
+nn=$(src_id "$n")
 src=$BUILD/src/$nn
 obj=$src/obj-$arch
 mod=$obj/qsl-torture

@@ -8,12 +8,12 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 n=$((10#$1))
-nn=$(printf '%02d' "$n")
+nn=$(src_id "$n")
 src=$BUILD/src/$nn
 ovl=$BUILD/overlay/$nn
 
 "$TOP/common/scripts/pristine.sh"
-"$TOP/common/scripts/gen-tree.sh" "$n" "$ovl"
+"$TOP/common/scripts/gen-tree.sh" "$n" "$ovl" ${MUTANT:+"$TOP/common/mutants/$MUTANT.patch"}
 
 if [ ! -f "$src/.qsl-files" ]; then
 	say "creating build/src/$nn from the pristine tree (hard links)"
@@ -45,4 +45,4 @@ changed=0
 	fi
 done
 patch_files "${all[@]}" >"$src/.qsl-files"
-say "build/src/$nn is pristine $KVER + $(series_upto "$n" | wc -l) patch(es)"
+say "build/src/$nn is pristine $KVER + $(series_upto "$n" | wc -l) patch(es)${MUTANT:+ + mutant $MUTANT}"

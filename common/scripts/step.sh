@@ -6,7 +6,8 @@
 # and the exit status is 0 only if every architecture passed.
 #
 # Environment: DURATION (s per torture run), CPUS, PLAN, QSLTORTURE,
-# EXPECT=lock (override the expected lock, for negative controls), TAG.
+# EXPECT=lock (override the expected lock, for negative controls), TAG,
+# MUTANT=name (step N plus common/mutants/name.patch, see make mutants).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -36,12 +37,14 @@ verdicts=()
 for a in "${arches[@]}"; do
 	lock=${EXPECT:-$(expected_lock "$n" "$a")}
 	plan=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
-	label="step-$n $a"
+	label="step-$n${MUTANT:+ mutant $MUTANT} $a"
 	if ! "$TOP/common/scripts/build.sh" "$n" "$a" || ! "$TOP/common/scripts/initramfs.sh" "$n" "$a"; then
-		verdicts+=("$label: FAIL: the kernel or initramfs did not build (log: $BUILD/logs/build-$(printf %02d "$n")-$a.log)")
+		verdicts+=("$label: FAIL: the kernel or initramfs did not build (log: $BUILD/logs/build-$(src_id "$n")-$a.log)")
 		rc=1
 		continue
 	fi
+	[ "$a" != sparc64 ] ||
+		say "note: QEMU's sparc64 machine has one CPU: this boot shows the big-endian lock word and the uncontended and nested-context paths, not contention"
 	log=$(PLAN=$plan "$TOP/qemu/run.sh" "$n" "$a" test "${TAG:-}")
 	v=$("$TOP/common/scripts/verdict.sh" "$label" "$log" "$lock" "$plan" \
 		"${QSLTORTURE:-on}" "$(expected_paths "$n" "$a")") || rc=1

@@ -10,7 +10,7 @@ set -eu
 
 n=$((10#$1))
 arch=$2
-nn=$(printf '%02d' "$n")
+nn=$(src_id "$n")
 obj=$BUILD/src/$nn/obj-$arch
 cmdfile=$obj/kernel/locking/.qspinlock.o.cmd
 [ -f "$cmdfile" ] || die "step $n ($arch) has no kernel/locking/qspinlock.o; build it first (make step-$n)"
@@ -22,7 +22,8 @@ sed 's/^#define CONFIG_NR_CPUS .*/#define CONFIG_NR_CPUS 16384/' \
 grep -q '^#define CONFIG_NR_CPUS 16384$' "$tmp/generated/autoconf.h" ||
 	die "autoconf.h of step $n has no CONFIG_NR_CPUS line"
 
-cmd=$(sed -n 's/^cmd_kernel\/locking\/qspinlock.o := //p' "$cmdfile")
+# Only the compiler: kbuild appends "; objtool ..." and such.
+cmd=$(sed -n 's/^cmd_kernel\/locking\/qspinlock.o := //p' "$cmdfile" | sed 's/ *;.*//')
 # Drop the dependency output and the object name; put our include first.
 cmd=$(printf '%s' "$cmd" | sed -e 's/-Wp,-MMD,[^ ]* //' -e 's/ -c -o [^ ]* / -c -o OUT /' \
 	-e "s| -nostdinc | -nostdinc -I$tmp |")

@@ -1,0 +1,131 @@
+#!/bin/bash
+# book.sh: render the book in book/ to build/book/:
+#  - one HTML page per chapter (book/NN-*.md, in name order), with a shared
+#    template and stylesheet, previous/next links, and a table of contents
+#    page, build/book/index.html;
+#  - one EPUB, build/book/qspinlock-step-by-step.epub;
+#  - the figures, drawn from book/diagrams/*.dot with `dot -Tsvg`.
+# Code is never pasted into the chapters: book/filters/include.lua pulls it
+# from steps/*/ (and from the pristine 6.1 tree for the last chapter), and a
+# missing file or function stops the build naming the chapter.
+# Ends with "book: OK (N chapters, ...)" or an error.
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+"$TOP/common/scripts/deps.sh" book
+command -v pandoc >/dev/null || die "pandoc is not installed (apt-get install pandoc)"
+command -v dot >/dev/null || die "dot is not installed (apt-get install graphviz)"
+
+# The closing chapter compares the last step with the installed 6.1 tree.
+if [ ! -f "$PRISTINE.manifest" ]; then
+	"$TOP/common/scripts/deps.sh" kernel
+fi
+"$TOP/common/scripts/pristine.sh"
+
+out=$BUILD/book
+src=book
+filter=$src/filters/include.lua
+epub=$out/qspinlock-step-by-step.epub
+export QSL_TOP=$TOP
+
+mapfile -t chapters < <(find "$src" -maxdepth 1 -name '[0-9][0-9]-*.md' | LC_ALL=C sort)
+[ ${#chapters[@]} -gt 0 ] || die "no chapters (book/NN-*.md) found"
+
+rm -rf "$out"
+mkdir -p "$out/diagrams"
+cp "$src/book.css" "$out/book.css"
+
+say "drawing $(find "$src/diagrams" -name '*.dot' | wc -l) figures with dot into ${out#"$TOP"/}/diagrams"
+for d in "$src"/diagrams/*.dot; do
+	[ -e "$d" ] || continue
+	svg=$out/diagrams/$(basename "${d%.dot}").svg
+	dot -Tsvg "$d" -o "$svg" || die "dot failed on $d"
+done
+
+# title FILE: the chapter's title, its first "# " heading.
+title() {
+	local t
+	t=$(sed -n 's/^# //p' "$1" | head -1)
+	[ -n "$t" ] || die "$1 has no '# Title' heading"
+	printf '%s\n' "$t"
+}
+# meta FILE KEY: a one-line value from the chapter's YAML front matter.
+meta() {
+	awk -v k="$2" 'NR == 1 && $0 != "---" { exit }
+		NR > 1 && $0 == "---" { exit }
+		index($0, k ": ") == 1 { v = substr($0, length(k) + 3); gsub(/^"|"$/, "", v); print v; exit }' "$1"
+}
+html_escape() {
+	sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
+}
+page() { # FILE: the HTML page of a chapter
+	local b
+	b=$(basename "$1")
+	printf '%s.html\n' "${b%.md}"
+}
+
+common=(
+	--from markdown --to html5 --standalone
+	--template "$src/template.html"
+	--lua-filter "$filter"
+	--shift-heading-level-by=-1
+	--highlight-style=tango
+	--css book.css
+	--resource-path="$out:$TOP"
+)
+
+n=${#chapters[@]}
+for i in "${!chapters[@]}"; do
+	ch=${chapters[$i]}
+	nav=()
+	if [ "$i" -gt 0 ]; then
+		nav+=(-V "prev-href=$(page "${chapters[$((i - 1))]}")" -V "prev-title=$(title "${chapters[$((i - 1))]}")")
+	else
+		nav+=(-V "prev-href=index.html" -V "prev-title=Contents")
+	fi
+	if [ "$i" -lt $((n - 1)) ]; then
+		nav+=(-V "next-href=$(page "${chapters[$((i + 1))]}")" -V "next-title=$(title "${chapters[$((i + 1))]}")")
+	fi
+	say "rendering $ch -> ${out#"$TOP"/}/$(page "$ch")"
+	pandoc "${common[@]}" --toc --toc-depth=2 "${nav[@]}" \
+		-o "$out/$(page "$ch")" "$ch" || die "pandoc failed on $ch (see the message above)"
+done
+
+# The contents page: book/index.md, then every chapter with its sections,
+# taken from the rendered pages so that the anchors are pandoc's own.
+say "writing the table of contents ${out#"$TOP"/}/index.html"
+[ -f "$src/index.md" ] || die "book/index.md (the contents page's text) is missing"
+{
+	cat "$src/index.md"
+	echo
+	echo '<ol class="chapters">'
+	for ch in "${chapters[@]}"; do
+		p=$(page "$ch")
+		printf '<li><p><a href="%s">%s</a></p>\n' "$p" "$(title "$ch" | html_escape)"
+		s=$(meta "$ch" summary)
+		[ -z "$s" ] || printf '<p class="summary">%s</p>\n' "$(printf '%s' "$s" | html_escape)"
+		echo '<ul>'
+		sed -n 's|^<h1 id="\([^"]*\)">\(.*\)</h1>$|<li><a href="'"$p"'#\1">\2</a></li>|p' "$out/$p"
+		echo '</ul></li>'
+	done
+	echo '</ol>'
+} >"$out/index.md"
+pandoc "${common[@]}" -V "next-href=$(page "${chapters[0]}")" \
+	-V "next-title=$(title "${chapters[0]}")" \
+	-o "$out/index.html" "$out/index.md" || die "pandoc failed on the contents page"
+rm -f "$out/index.md"
+
+say "rendering the EPUB ${epub#"$TOP"/}"
+pandoc --from markdown --to epub3 \
+	--lua-filter "$filter" \
+	--toc --toc-depth=2 --epub-chapter-level=1 \
+	--highlight-style=tango \
+	--css "$src/epub.css" \
+	--resource-path="$out:$TOP" \
+	--metadata title="qspinlock, step by step" \
+	--metadata subtitle="The Linux queued spinlock, re-derived one optimisation at a time" \
+	--metadata lang=en \
+	-o "$epub" "${chapters[@]}" || die "pandoc failed on the EPUB (see the message above)"
+
+echo "book: OK ($n chapters, ${out#"$TOP"/}/index.html, ${epub#"$TOP"/})"

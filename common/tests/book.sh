@@ -1,0 +1,102 @@
+#!/bin/bash
+# The book: every step has a chapter, the book renders, and every internal
+# link and image of the rendered HTML resolves.
+#  1. each steps/NN-slug/ has a chapter in book/ that includes its patch;
+#  2. common/scripts/book.sh renders the HTML pages and the EPUB;
+#  3. in each page of build/book/, every href to a local file or #anchor
+#     and every img src points at a file that exists and, for an anchor,
+#     at an element with that id.
+# Prints one line per check and "book: N passed, N failed".
+set -eu
+. "$(dirname "$0")/../scripts/lib.sh"
+cd "$TOP"
+
+pass=0 failed=0
+ok() {
+	pass=$((pass + 1))
+	printf 'ok     %s\n' "$1"
+}
+not_ok() { # name detail
+	failed=$((failed + 1))
+	printf 'FAILED %s\n' "$1"
+	[ -z "${2:-}" ] || printf '%s\n' "$2" | sed 's/^/       /'
+}
+
+# 1. A chapter for every step.
+for d in $(step_dirs); do
+	p=$(step_patch "$d")
+	rel=${p#"$TOP"/}
+	ch=$(grep -l -F "include=\"$rel\"" book/[0-9][0-9]-*.md 2>/dev/null | head -1 || true)
+	if [ -n "$ch" ]; then
+		ok "$(basename "$d") has a chapter: $ch"
+	else
+		not_ok "$(basename "$d") has no chapter (no book/NN-*.md includes $rel)"
+	fi
+done
+
+# 2. The book renders.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+out=$BUILD/book
+if "$TOP/common/scripts/book.sh" >"$log" 2>&1; then
+	ok "render: $(tail -1 "$log")"
+else
+	not_ok "render: common/scripts/book.sh failed" "$(tail -15 "$log")"
+fi
+
+epub=$out/qspinlock-step-by-step.epub
+if [ -s "$epub" ] && [ "$(head -c 2 "$epub")" = PK ]; then
+	ok "epub: ${epub#"$TOP"/} ($(wc -c <"$epub") bytes)"
+else
+	not_ok "epub: ${epub#"$TOP"/} is missing or not a zip file"
+fi
+
+# 3. Links and images.
+# has_id FILE ID: does FILE have an element with id="ID"?
+has_id() {
+	grep -q -F "id=\"$2\"" "$1"
+}
+pages=0
+for page in "$out"/*.html; do
+	[ -e "$page" ] || continue
+	pages=$((pages + 1))
+	name=${page#"$out"/}
+	bad=""
+	links=0
+	while IFS= read -r ref; do
+		case $ref in
+		http:* | https:* | mailto:* | data:* | ftp:*) continue ;;
+		esac
+		links=$((links + 1))
+		file=${ref%%#*}
+		anchor=""
+		case $ref in *'#'*) anchor=${ref#*#} ;; esac
+		target=$page
+		if [ -n "$file" ]; then
+			target=$out/$file
+			if [ ! -f "$target" ]; then
+				bad="$bad$ref: no such file
+"
+				continue
+			fi
+		fi
+		if [ -n "$anchor" ] && ! has_id "$target" "$anchor"; then
+			bad="$bad$ref: no element with id=\"$anchor\" in ${target#"$out"/}
+"
+		fi
+	done < <(grep -o -E '(href|src)="[^"]*"' "$page" | sed -E 's/^(href|src)="//; s/"$//')
+	if [ -z "$bad" ]; then
+		ok "links: $name ($links internal links and images resolve)"
+	else
+		not_ok "links: $name" "$bad"
+	fi
+done
+[ "$pages" -gt 0 ] || not_ok "links: no HTML pages in ${out#"$TOP"/}"
+if [ -f "$out/index.html" ]; then
+	ok "contents page: ${out#"$TOP"/}/index.html"
+else
+	not_ok "contents page: ${out#"$TOP"/}/index.html is missing"
+fi
+
+echo "book: $pass passed, $failed failed"
+[ "$failed" -eq 0 ]
