@@ -9,7 +9,7 @@ SCRIPTS := common/scripts
 ARCH ?=
 export DURATION CPUS KVM PLAN QSLTORTURE
 
-.PHONY: help deps check test series snapshots edit-series export-series clean distclean
+.PHONY: help deps check test series snapshots edit-series export-series mutants book clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -22,6 +22,8 @@ help:
 	@echo "  make series        write the patch series to build/series/ for git am"
 	@echo "  make check         fast checks, no kernel build: verdict tests, snapshots, checkpatch, shellcheck"
 	@echo "  make test          make check, every step, and the negative controls"
+	@echo "  make mutants       boot step 7 with each bug of common/mutants/; print the kill table"
+	@echo "  make book          render book/ to HTML and EPUB in build/book/"
 	@echo "  make snapshots     regenerate steps/*/tree from the patches"
 	@echo "  make edit-series   a git tree of the kernel with one commit per step (build/series-git)"
 	@echo "  make export-series write build/series-git's commits back as the steps' patches"
@@ -56,6 +58,12 @@ deps:
 
 check:
 	@$(SCRIPTS)/check.sh
+
+mutants:
+	@$(SCRIPTS)/mutants.sh $(MUTANTS)
+
+book:
+	@$(SCRIPTS)/book.sh
 
 test:
 	@$(SCRIPTS)/test.sh

@@ -17,6 +17,9 @@ Attributes:
                     column 0 (a macro: to its last continued line);
                     "struct NAME" and friends select a type
   occurrence="N"    the Nth definition of NAME (#if branches), default 1
+  kind="K"          count only definitions of kind K: function, macro or
+                    type (a function and a macro of the same name, as in
+                    "#define foo foo" before "static void foo(...)")
   comment="true"    also take the comment block right above the definition
   lines="A-B"       lines A to B of the file (1-based, inclusive)
   section="S,..."   parts of a patch, in the order given: "message" is the
@@ -135,10 +138,13 @@ local function defines(lines, i, name)
   return nil
 end
 
-local function extract_function(lines, name, occurrence, comment, path)
+local function extract_function(lines, name, occurrence, comment, path, want)
   local seen = 0
   for i = 1, #lines do
     local kind = defines(lines, i, name)
+    if kind and want and kind ~= want then
+      kind = nil
+    end
     if kind then
       seen = seen + 1
       if seen == occurrence then
@@ -182,7 +188,8 @@ local function extract_function(lines, name, occurrence, comment, path)
     end
   end
   if seen == 0 then
-    fail(path, "no definition of '" .. name .. "' found")
+    fail(path, "no definition of '" .. name .. "' found" ..
+      (want and (" (kind=" .. want .. ")") or ""))
   end
   fail(path, "asked for definition " .. occurrence .. " of '" .. name ..
     "', but there are only " .. seen)
@@ -264,7 +271,7 @@ local function label(path, attrs)
   return path .. what
 end
 
-local KEYS = { "include", "function", "occurrence", "comment", "lines",
+local KEYS = { "include", "function", "occurrence", "kind", "comment", "lines",
   "section", "optional", "caption" }
 
 function CodeBlock(el)
@@ -303,7 +310,11 @@ function CodeBlock(el)
     if not occ or occ < 1 then
       fail(path, "occurrence=\"" .. attrs.occurrence .. "\" is not a positive number")
     end
-    body = extract_function(lines, attrs["function"], occ, truthy(attrs.comment), path)
+    local want = attrs.kind
+    if want and want ~= "function" and want ~= "macro" and want ~= "type" then
+      fail(path, "kind=\"" .. want .. "\" is not function, macro or type")
+    end
+    body = extract_function(lines, attrs["function"], occ, truthy(attrs.comment), path, want)
   elseif attrs.lines then
     body = extract_lines(lines, attrs.lines, path)
   elseif attrs.section then

@@ -318,8 +318,8 @@ static int task_fn(void *arg)
 		}
 		critical(t, n, CTX_TASK);
 		drop(t, CTX_TASK);
-		if ((iter & 255) == 0)
-			cond_resched();
+		/* Without preemption, let the waker of insmod in promptly. */
+		cond_resched();
 	}
 	return 0;
 }
@@ -526,7 +526,8 @@ static int __init qsl_torture_init(void)
 	if (ret)
 		pr_info("NMI: cannot register a handler (%d); NMI context not tested\n", ret);
 
-	msleep(duration * MSEC_PER_SEC);
+	/* Interruptible: a 30 s hung-task check must not count this sleep. */
+	msleep_interruptible(duration * MSEC_PER_SEC);
 	ret = 0;
 stop:
 	WRITE_ONCE(stopping, true);

@@ -66,7 +66,7 @@ page() { # FILE: the HTML page of a chapter
 }
 
 common=(
-	--from markdown --to html5 --standalone
+	--from markdown --to html5 --standalone --wrap=none
 	--template "$src/template.html"
 	--lua-filter "$filter"
 	--shift-heading-level-by=-1

@@ -40,6 +40,7 @@ for p in $(series_upto 99); do
 	run "checkpatch: ${p#"$TOP"/}" perl "$PRISTINE/scripts/checkpatch.pl" --root="$PRISTINE" \
 		--ignore FILE_PATH_CHANGES,NEW_TYPEDEFS -q "$p"
 done
+mkdir -p "$BUILD/tools"
 run "guest init: common/guest/init.c builds with -Wall -Wextra -Werror" \
 	gcc -static -O2 -Wall -Wextra -Werror -o "$BUILD/tools/init-check" common/guest/init.c
 run "bad input: make step-42 names the valid steps" common/tests/bad-input.sh
