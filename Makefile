@@ -9,7 +9,7 @@ SCRIPTS := common/scripts
 ARCH ?=
 export DURATION CPUS KVM PLAN QSLTORTURE
 
-.PHONY: help deps check test series snapshots edit-series export-series mutants book clean distclean
+.PHONY: help deps check test series snapshots edit-series export-series mutants book lab clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -24,6 +24,7 @@ help:
 	@echo "  make test          make check, every step, and the negative controls"
 	@echo "  make mutants       boot step 7 with each bug of common/mutants/; print the kill table"
 	@echo "  make book          render book/ to HTML and EPUB in build/book/"
+	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user)"
 	@echo "  make snapshots     regenerate steps/*/tree from the patches"
 	@echo "  make edit-series   a git tree of the kernel with one commit per step (build/series-git)"
 	@echo "  make export-series write build/series-git's commits back as the steps' patches"
@@ -64,6 +65,9 @@ mutants:
 
 book:
 	@$(SCRIPTS)/book.sh
+
+lab:
+	@$(SCRIPTS)/lab.sh
 
 test:
 	@$(SCRIPTS)/test.sh

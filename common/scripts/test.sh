@@ -1,6 +1,7 @@
 #!/bin/bash
 # test.sh: the whole test suite (the README's test command, `make test`).
-#  1. make check (no kernel build);
+#  1. make check (no kernel build), the book's tests, the userspace lab
+#     (short);
 #  2. every step, booted on the architectures common/expect.tsv marks as
 #     default, under the same torture plan; each must PASS;
 #  3. negative controls, which must be judged FAIL for the named reason:
@@ -25,6 +26,14 @@ record() { # ok? line
 
 say "make check"
 if "$TOP/common/scripts/check.sh"; then record 0 "make check"; else record 1 "make check"; fi
+
+say "the book: every step has a chapter, every include, link and image resolves"
+if "$TOP/common/tests/book.sh"; then record 0 "book (common/tests/book.sh)"; else record 1 "book (common/tests/book.sh)"; fi
+
+if [ -x "$TOP/common/scripts/lab.sh" ]; then
+	say "the userspace lab, short version"
+	if "$TOP/common/scripts/lab.sh" --short; then record 0 "lab --short"; else record 1 "lab --short"; fi
+fi
 
 for d in $(step_dirs); do
 	n=$((10#$(basename "$d" | cut -c1-2)))
