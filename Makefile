@@ -73,7 +73,7 @@ test:
 	@$(SCRIPTS)/test.sh
 
 clean:
-	rm -rf build/src build/overlay build/logs build/series build/tools build/snapshot.tmp build/diff-pristine
+	rm -rf build/src build/overlay build/logs build/series build/tools build/snapshot.tmp build/diff-pristine build/lab build/book
 
 distclean:
 	rm -rf build

@@ -17,10 +17,16 @@
  *    1..3).  A handler blocks the signals of its own and lower levels, so
  *    only higher levels interrupt it, as in the kernel.  Each level has
  *    its own locks; the thread also takes higher levels' locks now and
- *    then with their signals blocked, as spin_lock_irqsave() does.  A
- *    helper thread sends storms of signals, level after level, to all
- *    threads, so a handler lands while the code it interrupted waits in
- *    the slowpath, and takes nodes 1..3 of that CPU's queue nodes.
+ *    then with their signals blocked, as spin_lock_irqsave() does.
+ *  - Interrupts come two ways.  A helper thread sends storms of signals,
+ *    level after level, to all threads: they land anywhere.  And the
+ *    shim's cpu_relax() now and then calls lab_relax_hook(), which raises
+ *    the next level's signal on its own thread: that handler runs while
+ *    the code it interrupted spins in the slowpath, and its own wait
+ *    takes the next of that CPU's queue nodes, up to node 3.  Now and
+ *    then a lock holder yields its core inside the critical section, as
+ *    a preempted vCPU would, so waiters pile up even when the host runs
+ *    the lab's threads one at a time.
  *  - Every lock guards a non-atomic counter and an owner field.  At the
  *    end each counter must equal the acquisitions counted by the
  *    contexts that made them, exactly; a second owner inside fails the
@@ -49,6 +55,7 @@
 #include <asm/qspinlock.h>
 #include "mcs_spinlock.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_THREADS	8
 #define NR_LEVELS	4	/* task, and three signal levels */
 #define MAX_LOCKS	2	/* per level */
@@ -75,9 +82,7 @@ struct ctx_stats {
 	unsigned long queue;		/* samples with a queue tail */
 	unsigned long idx[4];		/* ... by the tail's node index */
 	unsigned long tailmax;		/* ... naming the highest cpu id */
-	unsigned long contended;	/* queued_spin_is_contended() */
 	unsigned long signals;		/* handler runs (levels 1..3) */
-	unsigned long raised;		/* signals raised from cpu_relax() */
 	int maxnest;			/* nodes in use when a handler began */
 	unsigned int rnd;
 };
@@ -98,13 +103,15 @@ static int max_cpu;
 /* Options. */
 static const char *tag = "lab";
 static long duration_ms = 2000;
+static long max_ms;		/* run longer, up to this, for evidence */
 static int hold = 20;		/* pauses inside a critical section */
 static int burst = 8;		/* most acquisitions per handler run */
 static int period_us = 200;	/* between two signal storms */
 static int gap_us = 20;		/* most between the levels of a storm */
 static int grace_s = 10;	/* for the threads to stop at the end */
 static int higher_one_in = 16;	/* task takes a higher level's lock */
-static int raise_one_in = 2;	/* cpu_relax() hook raises a signal */
+static int raise_one_in = 4;	/* cpu_relax() hook raises a signal */
+static int preempt_one_in = 128;	/* holder yields in the critical section */
 static const char *required = "queue,idx1,tailmax";
 
 /* Shim runtime (see include/linux/percpu.h, smp.h, asm/processor.h). */
@@ -112,15 +119,15 @@ __thread int lab_cpu = -1;
 __thread unsigned long lab_this_cpu_off;
 __thread unsigned int lab_relax_count;
 unsigned int lab_relax_mask = 127;
-extern char __start_lab_percpu[], __stop_lab_percpu[];
 
 static __thread struct lab_thread *self;
 static __thread int cur_level;	/* level of the lock being taken or held */
+static __thread int cur_base;	/* nodes in use when this context began */
 static int stop, sig_stop, nr_done, failed;
 static char fail_reason[512];
 
 static void print_line(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
+	__printf(1, 2);
 static void print_line(const char *fmt, ...)
 {
 	char buf[1024];
@@ -140,7 +147,7 @@ static void print_line(const char *fmt, ...)
 }
 
 /* Record the first failure and stop the run; the main thread reports. */
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fail(const char *fmt, ...) __printf(1, 2);
 static void fail(const char *fmt, ...)
 {
 	va_list ap;
@@ -154,7 +161,7 @@ static void fail(const char *fmt, ...)
 }
 
 /* A failure that cannot go on (the lock code asked for a bad pointer). */
-static void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void fatal(const char *fmt, ...) __printf(1, 2);
 static void fatal(const char *fmt, ...)
 {
 	char buf[512];
@@ -190,20 +197,29 @@ static unsigned int rnd(struct ctx_stats *s)
 	return x;
 }
 
+static int nodes_in_use(struct lab_thread *t);
+
 /*
  * Called from cpu_relax() now and then, that is from the step's spin
- * loops: give the core away, and once in raise_one_in calls raise the
- * signal one level above the lock this context is after, so its handler
- * interrupts the slowpath right here.
+ * loops: give the core away, and now and then raise the signal one level
+ * above the lock this context is after, so its handler interrupts the
+ * slowpath right here.  Most often when this context waits in the queue,
+ * holding a node of its own: the handler's own wait then takes the next
+ * node, and nesting piles up to node 3.
  */
 void lab_relax_hook(void)
 {
 	struct lab_thread *me = self;
+	struct ctx_stats *s;
+	int one_in;
 
-	if (me && raise_one_in && cur_level < NR_LEVELS - 1 &&
-	    !READ_ONCE(stop) && rnd(&me->st[cur_level]) % raise_one_in == 0) {
-		me->st[cur_level].raised++;
-		pthread_kill(me->tid, level_sig[cur_level + 1]);
+	if (me && raise_one_in && cur_level < NR_LEVELS - 1 && !READ_ONCE(stop)) {
+		s = &me->st[cur_level];
+		one_in = raise_one_in;
+		if (nodes_in_use(me) <= cur_base)
+			one_in *= 4;	/* pending wait: no node of ours */
+		if (rnd(s) % one_in == 0)
+			pthread_kill(me->tid, level_sig[cur_level + 1]);
 	}
 	sched_yield();
 }
@@ -235,13 +251,18 @@ static int nodes_in_use(struct lab_thread *t)
 }
 
 /* Look at the word of a lock we hold, and count what it shows. */
-static void sample(struct tlock *t, struct ctx_stats *s, int level)
+static void sample(struct lab_thread *me, int ctx, int level, int i)
 {
+	struct tlock *t = &locks[level][i];
+	struct ctx_stats *s = &me->st[ctx];
 	u32 v = atomic_read(&t->lock.val);
 
 	if (!(v & _Q_LOCKED_MASK))
-		fail("%s lock held, but its locked byte is clear (word %#x)",
-		     level_name[level], v);
+		fail("%s lock %d: cpu %d (%s) holds it, but its locked byte is clear (word %#x)",
+		     level_name[level], i, me->cpu, level_name[ctx], v);
+	if (!queued_spin_is_locked(&t->lock))
+		fail("%s lock %d: cpu %d (%s) holds it, but queued_spin_is_locked() says no",
+		     level_name[level], i, me->cpu, level_name[ctx]);
 #ifdef _Q_PENDING_MASK
 	if (v & _Q_PENDING_MASK)
 		s->pending++;
@@ -255,14 +276,9 @@ static void sample(struct tlock *t, struct ctx_stats *s, int level)
 		if (cpu == max_cpu)
 			s->tailmax++;
 		if (!known_cpu(cpu))
-			fail("%s lock word %#x names tail cpu %d, which no thread is",
-			     level_name[level], v, cpu);
+			fail("%s lock %d: word %#x names tail cpu %d, which no thread is",
+			     level_name[level], i, v, cpu);
 	}
-	if (!queued_spin_is_locked(&t->lock))
-		fail("%s lock held, but queued_spin_is_locked() says no",
-		     level_name[level]);
-	if (queued_spin_is_contended(&t->lock))
-		s->contended++;
 }
 
 /* The critical section: prove exclusion, count, sample the word. */
@@ -285,11 +301,18 @@ static void critical(struct lab_thread *me, int ctx, int level, int i)
 	c = READ_ONCE(t->count);
 	for (n = 0; n < hold; n++)
 		pause_once();
+	/*
+	 * Now and then the holder is preempted, as a vCPU can be: on a host
+	 * that gives the lab one core at a time, this is where the others
+	 * find the lock held, and queue, and their handlers nest.
+	 */
+	if (preempt_one_in && rnd(s) % preempt_one_in == 0)
+		sched_yield();
 	WRITE_ONCE(t->count, c + 1);
 
 	s->acq++;
 	s->lock_acq[level][i]++;
-	sample(t, s, ctx);
+	sample(me, ctx, level, i);
 
 	other = READ_ONCE(t->owner);
 	if (other != id)
@@ -325,7 +348,7 @@ static void on_signal(int sig)
 	struct lab_thread *me = self;
 	int saved = errno;
 	struct ctx_stats *s;
-	int level, n, k;
+	int level, n, k, base;
 
 	for (level = 1; level < NR_LEVELS; level++)
 		if (level_sig[level] == sig)
@@ -343,9 +366,12 @@ static void on_signal(int sig)
 		errno = saved;
 		return;
 	}
+	base = cur_base;
+	cur_base = k;
 	n = 1 + rnd(s) % burst;
 	while (n--)
 		take_one(me, level, level, rnd(s) % nr_locks[level]);
+	cur_base = base;
 	errno = saved;
 }
 
@@ -413,18 +439,18 @@ static void *signaller(void *arg)
 	return NULL;
 }
 
-static void usage(void)
+static void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: lab [-n tag] [-t threads] [-d ms] [-c cpu,cpu,...] [-r required]\n"
+		"usage: lab [-n tag] [-t threads] [-d ms] [-D max_ms] [-c cpu,cpu,...] [-r required]\n"
 		"           [-H hold] [-b burst] [-p period_us] [-g gap_us] [-w grace_s]\n"
-		"           [-y yield_mask] [-o one_in] [-i one_in]\n"
+		"           [-y yield_mask] [-o one_in] [-i one_in] [-P one_in]\n"
 		"  required: comma-separated counts that must not be zero, of\n"
 		"            pending,queue,idx0,idx1,idx2,idx3,tailmax (\"-\": none)\n");
 	exit(2);
 }
 
-static long number(const char *s, long min, long max)
+static long parse_number(const char *s, long min, long max)
 {
 	char *end;
 	long v;
@@ -433,7 +459,7 @@ static long number(const char *s, long min, long max)
 	v = strtol(s, &end, 0);
 	if (errno || *end || end == s || v < min || v > max) {
 		fprintf(stderr, "lab: '%s' is not a number in %ld..%ld\n", s, min, max);
-		usage();
+		print_usage();
 	}
 	return v;
 }
@@ -445,7 +471,7 @@ static void default_cpus(void)
 		       1, max_cpu - 1, max_cpu >> 1, 2 };
 	int i, j, n = 0;
 
-	for (i = 0; i < (int)(sizeof(cand) / sizeof(cand[0])) && n < nthreads; i++) {
+	for (i = 0; i < (int)ARRAY_SIZE(cand) && n < nthreads; i++) {
 		for (j = 0; j < n; j++)
 			if (threads[j].cpu == cand[i])
 				break;
@@ -461,12 +487,12 @@ static void parse_cpus(const char *list)
 
 	for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		if (n == MAX_THREADS)
-			usage();
-		threads[n++].cpu = number(p, 0, max_cpu);
+			print_usage();
+		threads[n++].cpu = parse_number(p, 0, max_cpu);
 	}
 	free(copy);
 	if (!n)
-		usage();
+		print_usage();
 	nthreads = n;
 }
 
@@ -501,6 +527,38 @@ static const char *missing(const struct ctx_stats *tot)
 	return miss;
 }
 
+/*
+ * Add up what every context counted.  While the run goes on, this reads
+ * counters other threads are changing: good enough to see which are no
+ * longer zero.
+ */
+static void sum_up(struct ctx_stats *tot, struct ctx_stats *lvl)
+{
+	int i, c, l, k;
+
+	memset(tot, 0, sizeof(*tot));
+	memset(lvl, 0, NR_LEVELS * sizeof(*lvl));
+	for (i = 0; i < nthreads; i++) {
+		for (c = 0; c < NR_LEVELS; c++) {
+			struct ctx_stats *s = &threads[i].st[c];
+
+			lvl[c].acq += READ_ONCE(s->acq);
+			lvl[c].signals += READ_ONCE(s->signals);
+			if (READ_ONCE(s->maxnest) > tot->maxnest)
+				tot->maxnest = READ_ONCE(s->maxnest);
+			tot->acq += READ_ONCE(s->acq);
+			tot->pending += READ_ONCE(s->pending);
+			tot->queue += READ_ONCE(s->queue);
+			tot->tailmax += READ_ONCE(s->tailmax);
+			for (k = 0; k < 4; k++)
+				tot->idx[k] += READ_ONCE(s->idx[k]);
+			for (l = 0; l < NR_LEVELS; l++)
+				for (k = 0; k < MAX_LOCKS; k++)
+					tot->lock_acq[l][k] += READ_ONCE(s->lock_acq[l][k]);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t size = __stop_lab_percpu - __start_lab_percpu;
@@ -511,30 +569,66 @@ int main(int argc, char **argv)
 	struct timespec ts;
 	unsigned long lost = 0;
 	char cpulist[128] = "";
-	int opt, i, c, l, k, words = 0, nodes = 0;
-	long t0, deadline;
+	int opt, i, l, k, words = 0, nodes = 0;
+	long t0, deadline, ran_ms;
 
 	max_cpu = (int)((1U << _Q_TAIL_CPU_BITS) - 2);
-	while ((opt = getopt(argc, argv, "n:t:d:c:r:H:b:p:g:w:y:o:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:d:D:c:r:H:b:p:g:w:y:o:i:P:")) != -1) {
 		switch (opt) {
-		case 'n': tag = optarg; break;
-		case 't': nthreads = number(optarg, 1, MAX_THREADS); break;
-		case 'd': duration_ms = number(optarg, 1, 3600000); break;
-		case 'c': cpus = optarg; break;
-		case 'r': required = optarg; break;
-		case 'H': hold = number(optarg, 0, 100000); break;
-		case 'b': burst = number(optarg, 1, 1000); break;
-		case 'p': period_us = number(optarg, 1, 1000000); break;
-		case 'g': gap_us = number(optarg, 0, 1000000); break;
-		case 'w': grace_s = number(optarg, 1, 3600); break;
-		case 'y': lab_relax_mask = number(optarg, 0, 0xffffff); break;
-		case 'o': higher_one_in = number(optarg, 1, 1000000); break;
-		case 'i': raise_one_in = number(optarg, 0, 1000000); break;
-		default: usage();
+		case 'n':
+			tag = optarg;
+			break;
+		case 't':
+			nthreads = parse_number(optarg, 1, MAX_THREADS);
+			break;
+		case 'd':
+			duration_ms = parse_number(optarg, 1, 3600000);
+			break;
+		case 'D':
+			max_ms = parse_number(optarg, 1, 3600000);
+			break;
+		case 'c':
+			cpus = optarg;
+			break;
+		case 'r':
+			required = optarg;
+			break;
+		case 'H':
+			hold = parse_number(optarg, 0, 100000);
+			break;
+		case 'b':
+			burst = parse_number(optarg, 1, 1000);
+			break;
+		case 'p':
+			period_us = parse_number(optarg, 1, 1000000);
+			break;
+		case 'g':
+			gap_us = parse_number(optarg, 0, 1000000);
+			break;
+		case 'w':
+			grace_s = parse_number(optarg, 1, 3600);
+			break;
+		case 'y':
+			lab_relax_mask = parse_number(optarg, 0, 0xffffff);
+			break;
+		case 'o':
+			higher_one_in = parse_number(optarg, 1, 1000000);
+			break;
+		case 'i':
+			raise_one_in = parse_number(optarg, 0, 1000000);
+			break;
+		case 'P':
+			preempt_one_in = parse_number(optarg, 0, 1000000);
+			break;
+		default:
+			print_usage();
 		}
 	}
 	if (optind != argc)
-		usage();
+		print_usage();
+	if (max_ms < duration_ms)
+		max_ms = duration_ms;
+	(void)missing(&tot);	/* the names given with -r */
 	if (cpus)
 		parse_cpus(cpus);
 	else
@@ -601,16 +695,33 @@ int main(int argc, char **argv)
 	if (pthread_create(&sig_tid, NULL, signaller, NULL))
 		fatal("pthread_create failed");
 
+	/*
+	 * Run for -d ms; then, up to -D ms in all, until every required
+	 * count is no longer zero.  A loaded host can hold the threads in
+	 * one pattern for a while (a queue that never drains shows no
+	 * pending bit); the run waits for the evidence instead of failing.
+	 */
 	t0 = now_us();
-	while (!READ_ONCE(stop) && now_us() - t0 < duration_ms * 1000L) {
+	for (;;) {
+		long ran = now_us() - t0;
+
+		if (READ_ONCE(stop) || ran >= max_ms * 1000L)
+			break;
+		if (ran >= duration_ms * 1000L) {
+			sum_up(&tot, lvl);
+			if (!missing(&tot))
+				break;
+		}
 		ts = (struct timespec){ 0, 10 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
+	ran_ms = (now_us() - t0) / 1000;
 	WRITE_ONCE(sig_stop, 1);
 	pthread_join(sig_tid, NULL);
 	__atomic_store_n(&stop, 1, __ATOMIC_SEQ_CST);
 
-	deadline = now_us() + grace_s * 1000000L;
+	/* After a failure the locks may be wrecked: do not wait long. */
+	deadline = now_us() + (failed ? 1 : grace_s) * 1000000L;
 	while (__atomic_load_n(&nr_done, __ATOMIC_SEQ_CST) < nthreads) {
 		if (now_us() > deadline) {
 			char w[256] = "";
@@ -622,7 +733,7 @@ int main(int argc, char **argv)
 						 (u32)atomic_read(&locks[l][i].lock.val));
 			fatal("%s%s%d of %d threads still running %ds after the end (lock words:%s)",
 			      failed ? fail_reason : "", failed ? "; then " : "hang: ",
-			      nthreads - nr_done, nthreads, grace_s, w);
+			      nthreads - nr_done, nthreads, failed ? 1 : grace_s, w);
 		}
 		ts = (struct timespec){ 0, 10 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
@@ -631,28 +742,10 @@ int main(int argc, char **argv)
 		pthread_join(threads[i].tid, NULL);
 
 	/* Sum up. */
-	for (i = 0; i < nthreads; i++) {
-		for (c = 0; c < NR_LEVELS; c++) {
-			struct ctx_stats *s = &threads[i].st[c];
-
-			lvl[c].acq += s->acq;
-			lvl[c].signals += s->signals;
-			if (s->maxnest > tot.maxnest)
-				tot.maxnest = s->maxnest;
-			tot.acq += s->acq;
-			tot.pending += s->pending;
-			tot.queue += s->queue;
-			tot.tailmax += s->tailmax;
-			tot.contended += s->contended;
-			for (k = 0; k < 4; k++)
-				tot.idx[k] += s->idx[k];
-			for (l = 0; l < NR_LEVELS; l++)
-				for (k = 0; k < MAX_LOCKS; k++)
-					tot.lock_acq[l][k] += s->lock_acq[l][k];
-		}
+	sum_up(&tot, lvl);
+	for (i = 0; i < nthreads; i++)
 		if (nodes_in_use(&threads[i]))
 			nodes++;
-	}
 	for (l = 0; l < NR_LEVELS; l++) {
 		for (k = 0; k < nr_locks[l]; k++) {
 			unsigned long want = tot.lock_acq[l][k], got = locks[l][k].count;
@@ -676,13 +769,13 @@ int main(int argc, char **argv)
 			fatal("no acquisitions at level %s", level_name[l]);
 	miss = missing(&tot);
 	if (miss)
-		fatal("no evidence: %s=0 (acq=%lu pending=%lu queue=%lu idx1=%lu idx2=%lu idx3=%lu tailmax=%lu)",
-		      miss, tot.acq, tot.pending, tot.queue, tot.idx[1], tot.idx[2],
-		      tot.idx[3], tot.tailmax);
-	print_line("lab %s: PASS acq=%lu task=%lu l1=%lu l2=%lu l3=%lu signals=%lu pending=%lu queue=%lu idx0=%lu idx1=%lu idx2=%lu idx3=%lu tailmax=%lu maxnest=%d lost=0",
+		fatal("no evidence: %s=0 after %ldms (acq=%lu pending=%lu queue=%lu idx1=%lu idx2=%lu idx3=%lu tailmax=%lu)",
+		      miss, ran_ms, tot.acq, tot.pending, tot.queue, tot.idx[1],
+		      tot.idx[2], tot.idx[3], tot.tailmax);
+	print_line("lab %s: PASS acq=%lu task=%lu l1=%lu l2=%lu l3=%lu signals=%lu pending=%lu queue=%lu idx0=%lu idx1=%lu idx2=%lu idx3=%lu tailmax=%lu maxnest=%d lost=0 ms=%ld",
 		   tag, tot.acq, lvl[0].acq, lvl[1].acq, lvl[2].acq, lvl[3].acq,
 		   lvl[1].signals + lvl[2].signals + lvl[3].signals,
 		   tot.pending, tot.queue, tot.idx[0], tot.idx[1], tot.idx[2],
-		   tot.idx[3], tot.tailmax, tot.maxnest);
+		   tot.idx[3], tot.tailmax, tot.maxnest, ran_ms);
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Userspace lock lab: the kernel's atomics and barriers on top of the
- * compiler's __atomic builtins.
+ * Userspace lock lab: the kernel's atomics on top of the compiler's
+ * __atomic builtins (the barriers are in <asm/barrier.h>).
  *
  * The kernel's rules (Documentation/atomic_t.txt) map onto C11 orders:
  *  - value-returning RMW operations without suffix (atomic_cmpxchg(),
@@ -16,8 +16,10 @@
  * x86, as in the step's arch/x86/include/asm/atomic.h, and a fully
  * ordered fetch-or elsewhere, as in its include/linux/atomic.h.
  *
- * LAB_BROKEN_CMPXCHG (negative control only): every cmpxchg becomes a
- * load, a pause and a store, so two CPUs can both "win" it.  A lab that
+ * LAB_BROKEN_CMPXCHG_ACQUIRE (negative control only): cmpxchg_acquire(),
+ * the one the fast path and queued_spin_trylock() use, becomes a load, a
+ * sched_yield() and a store, so two CPUs can both take a free lock, even
+ * when the host runs all the lab's threads on one core.  A lab that
  * cannot fail that build proves nothing.
  */
 #ifndef _LAB_LINUX_ATOMIC_H
@@ -34,7 +36,6 @@
 #define xchg_relaxed(ptr, v)						\
 	__atomic_exchange_n((ptr), (__typeof__(*(ptr)))(v), __ATOMIC_RELAXED)
 
-#ifndef LAB_BROKEN_CMPXCHG
 #define __lab_cmpxchg(ptr, o, n, so, fo)				\
 ({									\
 	__typeof__(*(ptr)) __old = (o);					\
@@ -43,25 +44,25 @@
 				    (so), (fo));			\
 	__old;								\
 })
+
+#define cmpxchg(ptr, o, n)						\
+	__lab_cmpxchg(ptr, o, n, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
+#ifndef LAB_BROKEN_CMPXCHG_ACQUIRE
+#define cmpxchg_acquire(ptr, o, n)					\
+	__lab_cmpxchg(ptr, o, n, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)
 #else
-#define __lab_cmpxchg(ptr, o, n, so, fo)				\
+#include <sched.h>
+#define cmpxchg_acquire(ptr, o, n)					\
 ({									\
 	__typeof__(*(ptr)) __cur = READ_ONCE(*(ptr));			\
 	if (__cur == (__typeof__(*(ptr)))(o)) {				\
-		int __i;						\
-		for (__i = 0; __i < 8; __i++)				\
-			barrier();					\
+		sched_yield();						\
 		WRITE_ONCE(*(ptr), (__typeof__(*(ptr)))(n));		\
 	}								\
 	smp_mb();							\
 	__cur;								\
 })
 #endif
-
-#define cmpxchg(ptr, o, n)						\
-	__lab_cmpxchg(ptr, o, n, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
-#define cmpxchg_acquire(ptr, o, n)					\
-	__lab_cmpxchg(ptr, o, n, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)
 #define cmpxchg_release(ptr, o, n)					\
 	__lab_cmpxchg(ptr, o, n, __ATOMIC_RELEASE, __ATOMIC_RELAXED)
 #define cmpxchg_relaxed(ptr, o, n)					\

@@ -25,6 +25,7 @@
 		       __aligned__(LAB_CACHELINE))) __typeof__(type) name
 
 extern __thread unsigned long lab_this_cpu_off;
+extern char __start_lab_percpu[], __stop_lab_percpu[];	/* by the linker */
 unsigned long lab_per_cpu_offset(int cpu);
 
 #define per_cpu_ptr(ptr, cpu)	RELOC_HIDE((ptr), lab_per_cpu_offset(cpu))

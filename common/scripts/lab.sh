@@ -1,0 +1,275 @@
+#!/bin/bash
+# lab.sh [--short] [N...]: the userspace lock lab (common/lab/README.md).
+#
+# For every step that has a queued spinlock (or the steps N given), compile
+# the step's kernel/locking/qspinlock.c and its headers, unmodified, against
+# the shim in common/lab/include, link it with the driver common/lab/lab.c,
+# and run it:
+#   - for NR_CPUS < 16K (nr64) and, where the step's qspinlock_types.h
+#     switches on CONFIG_NR_CPUS, for NR_CPUS >= 16K too (nr16k: the
+#     one-bit pending variant no x86 kernel can build);
+#   - on x86_64, natively, and on big-endian sparc64, cross-compiled and
+#     run multi-threaded under qemu-user (qemu-sparc64-static).
+# Then two negative controls must be judged FAIL by the same driver: a
+# non-atomic cmpxchg_acquire() on x86_64, and the little-endian layout of
+# the lock word on big-endian sparc64.  Ends with "lab: N passed, N failed".
+#
+# --short: shorter runs, fewer threads under qemu-user (make test).
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+usage() { die "usage: $0 [--short] [step...]  (steps with a queued spinlock: 1..8)"; }
+
+short=0
+only=()
+for a in "$@"; do
+	case $a in
+	--short) short=1 ;;
+	-h | --help) usage ;;
+	-*) die "unknown option '$a'; usage: $0 [--short] [step...]" ;;
+	*) step_dir "$a" >/dev/null && only+=("$((10#$a))") ;;
+	esac
+done
+
+# The packages: as root, install what is missing; otherwise say how.
+lab_deps() {
+	local p missing=""
+	for p in gcc gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-user-static; do
+		# qemu-user (qemu-sparc64) does as well as qemu-user-static.
+		if [ "$p" = qemu-user-static ] && command -v qemu-sparc64 >/dev/null; then
+			continue
+		fi
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		die "the lab needs Debian packages that are missing:$missing
+       install them with: sudo apt-get update && sudo apt-get install -y$missing"
+	fi
+	say "installing missing Debian packages:$missing"
+	apt-get update -qq >&2 || die "apt-get update failed; is the Debian archive reachable?"
+	# shellcheck disable=SC2086 # $missing is a list of package names
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >&2 ||
+		die "apt-get install$missing failed"
+}
+lab_deps
+if command -v qemu-sparc64-static >/dev/null; then
+	QEMU_SPARC64=qemu-sparc64-static
+elif command -v qemu-sparc64 >/dev/null; then
+	QEMU_SPARC64=qemu-sparc64
+else
+	die "no qemu-sparc64-static or qemu-sparc64 on PATH after installing qemu-user-static"
+fi
+
+# Run lengths: each run lasts ms milliseconds, then goes on, up to max
+# milliseconds, until it has seen every path it must (see lab.c); grace
+# seconds for the threads to stop.  Four threads under qemu-user too:
+# with three, a queue behind a pending waiter is one node long, and a
+# third nested node at the tail of it is too rare to wait for.
+if [ "$short" -eq 1 ]; then
+	ms_x86=1500 max_x86=6000 ms_sparc=2000 max_sparc=8000 grace=5
+else
+	ms_x86=10000 max_x86=20000 ms_sparc=10000 max_sparc=20000 grace=10
+fi
+thr_x86=4 thr_sparc=4
+
+LAB=$BUILD/lab
+mkdir -p "$LAB"
+LABSRC=$TOP/common/lab
+
+# Compiler flags.  The kernel builds with -fno-strict-aliasing and
+# -fno-strict-overflow, and the lock code relies on the latter: at the
+# highest CPU id, encode_tail()'s (cpu + 1) << _Q_TAIL_CPU_OFFSET shifts a
+# one into the sign bit of an int.  -Werror: every warning is either fixed
+# or silenced here with its reason.  The only one, for qspinlock.c alone:
+#  -Wno-unused-parameter  the kernel does not enable it (-Wextra is W=1
+#                         material); from step 7 the pending-byte variant
+#                         of try_clear_pending_set_locked() ignores the
+#                         lock word it is given, which its one-bit twin
+#                         needs.
+CFLAGS=(-std=gnu11 -O2 -g -pthread -Wall -Wextra -Werror
+	-fno-strict-aliasing -fno-strict-overflow)
+KFLAGS=(-Wno-unused-parameter)
+
+pass=0 failed=0
+rows=()
+record() { # ok? line
+	if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else failed=$((failed + 1)); fi
+}
+
+# build STEPDIR VARIANT ARCH NAME [extra cflags...]: the binary's path on
+# stdout, or a FAIL reason (and return 1).
+build() {
+	local d=$1 variant=$2 arch=$3 name=$4 t out cc nr asmdir
+	shift 4
+	t=$d/tree
+	out=$LAB/$name
+	rm -rf "$out"
+	mkdir -p "$out"
+	case $variant in
+	nr64) nr=64 ;;
+	nr16k) nr=16384 ;;
+	esac
+	local flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr")
+	case $arch in
+	x86_64)
+		cc=gcc
+		asmdir=$t/arch/x86/include
+		;;
+	sparc64)
+		cc=sparc64-linux-gnu-gcc
+		asmdir=$t/arch/sparc/include
+		flags+=(-DCONFIG_CPU_BIG_ENDIAN=1)
+		;;
+	esac
+	# The architecture's own <asm/qspinlock.h> from the step when it has
+	# one (x86 from step 2, sparc64 from step 8), else the generic shim.
+	if [ -f "$asmdir/asm/qspinlock.h" ]; then
+		echo "asm/qspinlock.h: ${asmdir#"$TOP"/}" >"$out/build.log"
+	else
+		asmdir=$LABSRC/generic
+		echo "asm/qspinlock.h: common/lab/generic (generic shim)" >"$out/build.log"
+	fi
+	flags+=("$@" -I "$LABSRC/include" -I "$asmdir" -I "$t/include"
+		-iquote "$t/kernel/locking")
+	{
+		echo "+ $cc ${flags[*]} ${KFLAGS[*]} -c $t/kernel/locking/qspinlock.c"
+		"$cc" "${flags[@]}" "${KFLAGS[@]}" -c "$t/kernel/locking/qspinlock.c" -o "$out/qspinlock.o" &&
+			echo "+ $cc ${flags[*]} -c common/lab/lab.c" &&
+			"$cc" "${flags[@]}" -c "$LABSRC/lab.c" -o "$out/lab.o" &&
+			"$cc" -static -pthread -o "$out/lab" "$out/qspinlock.o" "$out/lab.o"
+	} >>"$out/build.log" 2>&1 || {
+		echo "does not compile: $(grep -m1 -E 'error|warning' "$out/build.log" || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
+		return 1
+	}
+	echo "$out/lab"
+}
+
+# run BIN ARCH TAG REQUIRED: prints the driver's verdict line.
+run() {
+	local bin=$1 arch=$2 tag=$3 req=$4 ms max thr log v
+	local cmd=()
+	case $arch in
+	x86_64) ms=$ms_x86 max=$max_x86 thr=$thr_x86 ;;
+	sparc64) ms=$ms_sparc max=$max_sparc thr=$thr_sparc cmd=("$QEMU_SPARC64") ;;
+	esac
+	log=$(dirname "$bin")/run.log
+	cmd+=("$bin" -n "$tag" -t "$thr" -d "$ms" -D "$max" -w "$grace" -r "$req")
+	echo "+ ${cmd[*]}" >"$log"
+	timeout -k 5 $((max / 1000 + grace + 30)) "${cmd[@]}" >>"$log" 2>&1 || true
+	v=$(grep -E "^lab $tag: (PASS|FAIL)" "$log" | tail -1) ||
+		v="lab $tag: FAIL no verdict line (log: ${log#"$TOP"/})"
+	printf '%s\n' "$v"
+}
+
+# The layout a binary reports must be the one its variant asks for.
+check_layout() { # log variant has-switch
+	local pb
+	pb=$(sed -n 's/.* pending bits=\([0-9]*\) .*/\1/p' "$1" | head -1)
+	[ "$3" -eq 1 ] || return 0
+	case $2 in
+	nr64) [ "$pb" = 8 ] ;;
+	nr16k) [ "$pb" = 1 ] ;;
+	esac
+}
+
+declare -A cell
+steps=()
+t0=$(now)
+for d in $(step_dirs); do
+	n=$((10#$(basename "$d" | cut -c1-2)))
+	if [ "${#only[@]}" -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$n"; then
+		continue
+	fi
+	if [ ! -f "$d/tree/kernel/locking/qspinlock.c" ]; then
+		say "step $n: no kernel/locking/qspinlock.c (no queued spinlock yet); not in the lab"
+		continue
+	fi
+	steps+=("$n")
+	types=$d/tree/include/asm-generic/qspinlock_types.h
+	variants=(nr64)
+	switch=0
+	if grep -q 'CONFIG_NR_CPUS' "$types"; then
+		variants+=(nr16k)
+		switch=1
+	fi
+	req=queue,idx1,idx2,idx3,tailmax
+	grep -q '_Q_PENDING_VAL' "$types" && req=pending,$req
+	for variant in "${variants[@]}"; do
+		for arch in x86_64 sparc64; do
+			tag=$(printf 'step-%02d %s %s' "$n" "$variant" "$arch")
+			name=$(printf '%02d-%s-%s' "$n" "$variant" "$arch")
+			say "lab $tag: build and run"
+			s=$(now)
+			if bin=$(build "$d" "$variant" "$arch" "$name"); then
+				v=$(run "$bin" "$arch" "$tag" "$req")
+				if [[ $v == *": PASS "* ]] &&
+					! check_layout "$LAB/$name/run.log" "$variant" "$switch"; then
+					v="lab $tag: FAIL the binary does not report the $variant layout (log: build/lab/$name/run.log)"
+				fi
+			else
+				v="lab $tag: FAIL $bin"
+			fi
+			v="$v [$(($(now) - s))s]"
+			printf '%s\n' "$v"
+			case $v in *": PASS "*) record 0 ;; *) record 1 ;; esac
+			rows+=("$v")
+			case $v in
+			*": PASS "*) cell[$n-$variant-$arch]=PASS ;;
+			*) cell[$n-$variant-$arch]=FAIL ;;
+			esac
+		done
+	done
+done
+[ "${#steps[@]}" -gt 0 ] || die "no step with a queued spinlock selected"
+
+# Negative controls, on the newest step: the same driver must judge them
+# FAIL, for what the break does.  A build that fails, no verdict, or a
+# FAIL for want of contention ("no evidence") does not count: the run
+# asks for a queue, so it goes on until the broken lock is contended.
+last=$(step_dirs | tail -1)
+ln=$((10#$(basename "$last" | cut -c1-2)))
+controls=()
+control() { # name arch want-regex extra-cflags...
+	local cname=$1 arch=$2 want=$3 tag name bin v
+	shift 3
+	tag=$(printf 'control-%s step-%02d nr64 %s' "$cname" "$ln" "$arch")
+	name=$(printf 'control-%s-%02d-%s' "$cname" "$ln" "$arch")
+	say "lab $tag: must be judged FAIL"
+	if bin=$(build "$last" nr64 "$arch" "$name" "$@"); then
+		v=$(run "$bin" "$arch" "$tag" pending,queue)
+	else
+		v="lab $tag: build failed: $bin"
+	fi
+	if [[ $v =~ :\ FAIL\ .*($want) ]] && [[ $v != *": FAIL no evidence"* ]]; then
+		record 0
+		v="ok     $tag: judged FAIL as it must be - ${v#*: FAIL }"
+	else
+		record 1
+		v="FAILED $tag: expected a FAIL ($want), got: ${v#lab "$tag": }"
+	fi
+	printf '%s\n' "$v"
+	controls+=("$v")
+}
+control cmpxchg x86_64 "took it while|owner became|locked byte is clear|lost=" \
+	-DLAB_BROKEN_CMPXCHG_ACQUIRE
+if grep -q CONFIG_CPU_BIG_ENDIAN "$last/tree/include/asm-generic/qspinlock_types.h"; then
+	control le-layout sparc64 "." -UCONFIG_CPU_BIG_ENDIAN
+fi
+
+echo
+echo "Userspace lock lab ($([ "$short" -eq 1 ] && echo short || echo full)): x86_64 $thr_x86 threads ${ms_x86}ms (up to ${max_x86}ms), sparc64 $thr_sparc threads ${ms_sparc}ms (up to ${max_sparc}ms) under $QEMU_SPARC64"
+printf '  %-6s %-8s %-8s %-8s\n' step variant x86_64 sparc64
+for n in "${steps[@]}"; do
+	for variant in nr64 nr16k; do
+		[ -n "${cell[$n-$variant-x86_64]:-}" ] || continue
+		printf '  %-6s %-8s %-8s %-8s\n' "$n" "$variant" \
+			"${cell[$n-$variant-x86_64]}" "${cell[$n-$variant-sparc64]}"
+	done
+done
+echo
+printf '  %s\n' "${rows[@]}" "${controls[@]}"
+echo "lab: $pass passed, $failed failed ($(($(now) - t0))s)"
+[ "$failed" -eq 0 ]
