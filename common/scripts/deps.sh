@@ -12,6 +12,7 @@ pkgs_for() {
 	sparc64) echo "gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-system-sparc" ;;
 	check) echo "shellcheck perl gcc" ;;
 	book) echo "pandoc graphviz" ;;
+	lab) echo "gcc gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-user-static" ;;
 	*) die "deps.sh: unknown group '$1'" ;;
 	esac
 }

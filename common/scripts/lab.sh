@@ -32,29 +32,7 @@ for a in "$@"; do
 	esac
 done
 
-# The packages: as root, install what is missing; otherwise say how.
-lab_deps() {
-	local p missing=""
-	for p in gcc gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-user-static; do
-		# qemu-user (qemu-sparc64) does as well as qemu-user-static.
-		if [ "$p" = qemu-user-static ] && command -v qemu-sparc64 >/dev/null; then
-			continue
-		fi
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-			missing="$missing $p"
-	done
-	[ -z "$missing" ] && return 0
-	if [ "$(id -u)" -ne 0 ]; then
-		die "the lab needs Debian packages that are missing:$missing
-       install them with: sudo apt-get update && sudo apt-get install -y$missing"
-	fi
-	say "installing missing Debian packages:$missing"
-	apt-get update -qq >&2 || die "apt-get update failed; is the Debian archive reachable?"
-	# shellcheck disable=SC2086 # $missing is a list of package names
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >&2 ||
-		die "apt-get install$missing failed"
-}
-lab_deps
+"$TOP/common/scripts/deps.sh" lab
 if command -v qemu-sparc64-static >/dev/null; then
 	QEMU_SPARC64=qemu-sparc64-static
 elif command -v qemu-sparc64 >/dev/null; then

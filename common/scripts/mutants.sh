@@ -12,6 +12,10 @@ step=7
 list=$TOP/common/mutants/list.tsv
 mapfile -t rows < <(grep -v '^#' "$list" | grep .)
 want=("$@")
+for w in "${want[@]}"; do
+	printf '%s\n' "${rows[@]}" | cut -f1 | grep -qxF -- "$w" ||
+		die "no mutant '$w'; the mutants are: $(printf '%s\n' "${rows[@]}" | cut -f1 | tr '\n' ' ')"
+done
 table=()
 killed=0 survived=0 escaped=0
 for row in "${rows[@]}"; do
@@ -21,9 +25,7 @@ for row in "${rows[@]}"; do
 		continue
 	fi
 	say "mutant $name ($kind): $(head -1 "$TOP/common/mutants/$name.patch")"
-	start=$(now)
 	v=$(MUTANT=$name TAG=mutant "$TOP/common/scripts/step.sh" "$step" x86_64 | tail -1) || true
-	secs=$(($(now) - start))
 	log=$(printf '%s' "$v" | sed -n 's/.*(log: \(.*\))$/\1/p')
 	case $v in
 	*": PASS "*)
@@ -35,22 +37,30 @@ for row in "${rows[@]}"; do
 		;;
 	*)
 		verdict=killed
-		how=$(printf '%s' "$v" | sed 's/^[^:]*: FAIL: //; s/ (log: .*)$//' | cut -c1-70)
-		# When the first sign of trouble appeared, in guest seconds.
+		how=$(printf '%s' "$v" | sed 's/^[^:]*: FAIL: //; s/ (log: .*)$//')
+		# The first sign of trouble and when it appeared, in guest seconds;
+		# a guest that hung silently is dated by its last console line.
 		when=-
 		if [ -n "$log" ] && [ -f "$log" ]; then
-			when=$(tr -d '\r' <"$log" | grep -a -m1 -E '\<BUG\>|WARNING:|Oops|Call Trace|Kernel panic|stall|soft lockup|Fail: [1-9]|RESULT FAIL|End of test: FAILURE' |
-				sed -n 's/^\[ *\([0-9.]*\)\].*/\1 s/p')
-			[ -n "$when" ] || when="none seen (${secs} s wall)"
+			first=$(tr -d '\r' <"$log" | grep -a -m1 -E '\<BUG\>|WARNING:|Oops|Kernel panic|stall|soft lockup|blocked for more|Fail: [1-9]|RESULT FAIL|End of test: FAILURE' || true)
+			if [ -n "$first" ]; then
+				when=$(printf '%s' "$first" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1 s/p')
+				how=$(printf '%s' "$first" | sed 's/^\[[^]]*\] *//')
+			else
+				last=$(tr -d '\r' <"$log" | grep -a '^\[ *[0-9.]*\]' | tail -1)
+				when="hang after $(printf '%s' "$last" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p') s"
+				how="silent hang; last: $(printf '%s' "$last" | sed 's/^\[[^]]*\] *//')"
+			fi
 		fi
+		how=$(printf '%s' "$how" | cut -c1-80)
 		killed=$((killed + 1))
 		;;
 	esac
-	table+=("$(printf '%-24s %-8s %-8s %-12s %s' "$name" "$kind" "$verdict" "$when" "$how")")
+	table+=("$(printf '%-24s %-8s %-8s %-16s %s' "$name" "$kind" "$verdict" "$when" "$how")")
 done
 
 echo
-printf '%-24s %-8s %-8s %-12s %s\n' mutant kind verdict "first sign" "how it failed"
+printf '%-24s %-8s %-8s %-16s %s\n' mutant kind verdict "first sign" "how it failed"
 printf '%s\n' "${table[@]}"
 echo "mutants: $killed killed, $survived survived ($escaped of kind x86 survived)"
 [ "$escaped" -eq 0 ]
