@@ -47,10 +47,10 @@ for d in $(step_dirs); do
 	done <<<"${out:-step-$n: FAIL: no verdict line}"
 	# The one-bit pending variant no x86 config builds: compile it.
 	if grep -q '_Q_PENDING_BITS == 8' "$d/tree/kernel/locking/qspinlock.c" 2>/dev/null; then
-		if v=$("$TOP/common/scripts/variant-check.sh" "$n" x86_64 2>&1 | tail -1); then
-			record 0 "$v"
+		if v=$("$TOP/common/scripts/variant-check.sh" "$n" x86_64 2>&1); then
+			record 0 "$(printf '%s\n' "$v" | tail -1)"
 		else
-			record 1 "variant-check step-$n: $v"
+			record 1 "variant-check step-$n: $(printf '%s\n' "$v" | tail -1)"
 		fi
 	fi
 done
