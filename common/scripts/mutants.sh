@@ -3,7 +3,8 @@
 # build it, boot it under the default torture plan and see whether the
 # harness kills it.  Prints a table (mutant, kind, verdict, how it failed,
 # when) and "mutants: N killed, N survived"; exits non-zero if a mutant
-# an x86 run must kill (kind x86 in list.tsv) survived.
+# an x86 run must kill (kind x86 in list.tsv) survived, or any mutant could
+# not be built and judged.
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
@@ -28,6 +29,13 @@ for row in "${rows[@]}"; do
 	v=$(MUTANT=$name TAG=mutant "$TOP/common/scripts/step.sh" "$step" x86_64 | tail -1) || true
 	log=$(printf '%s' "$v" | sed -n 's/.*(log: \(.*\))$/\1/p')
 	case $v in
+	"" | *"did not build"*)
+		# Not a verdict on the lock: the harness could not judge it.
+		verdict=error
+		how=${v:-no verdict line}
+		when=-
+		escaped=$((escaped + 1))
+		;;
 	*": PASS "*)
 		verdict=survived
 		how="-"
