@@ -45,7 +45,11 @@ for a in "${arches[@]}"; do
 	fi
 	[ "$a" != sparc64 ] ||
 		say "note: QEMU's sparc64 machine has one CPU: this boot shows the big-endian lock word and the uncontended and nested-context paths, not contention"
-	log=$(PLAN=$plan "$TOP/qemu/run.sh" "$n" "$a" test "${TAG:-}")
+	if ! log=$(PLAN=$plan "$TOP/qemu/run.sh" "$n" "$a" test "${TAG:-}"); then
+		verdicts+=("$label: FAIL: the QEMU runner stopped with an error (see above)")
+		rc=1
+		continue
+	fi
 	v=$("$TOP/common/scripts/verdict.sh" "$label" "$log" "$lock" "$plan" \
 		"${QSLTORTURE:-on}" "$(expected_paths "$n" "$a")") || rc=1
 	verdicts+=("$v")
