@@ -17,7 +17,6 @@ log=$BUILD/logs/build-$nn-$arch.log
 mkdir -p "$BUILD/logs" "$obj"
 
 kmake_args "$arch"
-kmake=("${KMAKE[@]}")
 case $arch in
 x86_64) targets=(bzImage modules) ;;
 sparc64) targets=(vmlinux modules) ;;
@@ -31,9 +30,9 @@ stamp=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.qsl-config" 2>/dev/null)" != "$stamp" ]; then
 	say "configuring step $n for $arch: tinyconfig + ${frags[*]#"$TOP"/}"
 	{
-		make -C "$src" O="$obj" "${kmake[@]}" tinyconfig &&
+		make -C "$src" O="$obj" "${KMAKE[@]}" tinyconfig &&
 			"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" &&
-			make -C "$src" O="$obj" "${kmake[@]}" olddefconfig
+			make -C "$src" O="$obj" "${KMAKE[@]}" olddefconfig
 	} >"$log" 2>&1 || die "configuring failed; see $log"
 	echo "$stamp" >"$obj/.qsl-config"
 fi
@@ -63,7 +62,7 @@ fi
 say "building step $n kernel for $arch with $jobs jobs (log: ${log#"$TOP"/})"
 start=$(now)
 set +e
-make -C "$src" O="$obj" "${kmake[@]}" -j"$jobs" "${targets[@]}" >>"$log" 2>&1 &
+make -C "$src" O="$obj" "${KMAKE[@]}" -j"$jobs" "${targets[@]}" >>"$log" 2>&1 &
 pid=$!
 last=""
 while kill -0 "$pid" 2>/dev/null; do

@@ -50,7 +50,7 @@ for row in "${rows[@]}"; do
 		# a guest that hung silently is dated by its last console line.
 		when=-
 		if [ -n "$log" ] && [ -f "$log" ]; then
-			first=$(tr -d '\r' <"$log" | grep -a -m1 -E '\<BUG\>|WARNING:|Oops|Kernel panic|stall|soft lockup|blocked for more|Fail: [1-9]|RESULT FAIL|End of test: FAILURE' || true)
+			first=$(tr -d '\r' <"$log" | grep -a -m1 -E "$BADNESS_RE|Fail: [1-9]|RESULT FAIL|End of test: FAILURE" || true)
 			if [ -n "$first" ]; then
 				when=$(printf '%s' "$first" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1 s/p')
 				how=$(printf '%s' "$first" | sed 's/^\[[^]]*\] *//')

@@ -24,7 +24,6 @@ if [ ! -f "$src/.qsl-files" ]; then
 fi
 
 mapfile -t all < <(series_upto 99)
-changed=0
 { patch_files "${all[@]}"; cat "$src/.qsl-files"; } | sort -u | while read -r f; do
 	if [ -f "$ovl/$f" ]; then
 		want=$ovl/$f
@@ -38,7 +37,6 @@ changed=0
 			mkdir -p "$src/$(dirname "$f")"
 			rm -f "$src/$f"
 			cp "$want" "$src/$f"
-			changed=$((changed + 1))
 		fi
 	elif [ -e "$src/$f" ]; then
 		rm -f "$src/$f"

@@ -18,6 +18,7 @@
 # The checks run in this order, so a failure the torture test itself
 # reported is named as such, not by the warning it printed on the way.
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 [ $# -ge 4 ] || { echo "usage: verdict.sh LABEL LOG EXPECTED_LOCK PLAN [QSLTORTURE [PATHS]]" >&2; exit 2; }
 label=$1 log=$2 lock=$3 plan=$4 qsl=${5:-off} paths=${6:--}
@@ -101,8 +102,7 @@ if [ "$qsl" != off ]; then
 	done
 fi
 
-# Modeled on rcutorture's console-badness.sh.
-bad=$(grep -a -m1 -E '\<BUG\>|WARNING:|Oops|Call Trace|Kernel panic|general protection fault|Unable to handle|detected stall|self-detected stall|Stall ended|soft lockup|hard LOCKUP|blocked for more than|hung_task|lockdep|possible recursive locking|inconsistent lock state|circular locking|DEADLOCK|Attempted to kill init' "$text" || true)
+bad=$(grep -a -m1 -E "$BADNESS_RE" "$text" || true)
 [ -z "$bad" ] || fail "the kernel reported: $(printf '%s' "$bad" | sed 's/^\[[^]]*\] *//' | cut -c1-120)"
 
 grep -aq 'QSL: plan done' "$text" || fail "the guest did not finish its plan"
