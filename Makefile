@@ -7,9 +7,9 @@
 SHELL := /bin/bash
 SCRIPTS := common/scripts
 ARCH ?=
-export DURATION CPUS KVM PLAN QSLTORTURE
+export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
 
-.PHONY: help deps check test series snapshots edit-series export-series mutants book lab clean distclean
+.PHONY: help deps check test today bench bench-record series snapshots edit-series export-series mutants book lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -17,14 +17,20 @@ help:
 	@echo
 	@echo "  make step-N        build step N, boot it in QEMU under the torture plan, PASS/FAIL"
 	@echo "                     (N = $$(. $(SCRIPTS)/lib.sh; valid_steps); ARCH=sparc64 for the big-endian boot)"
+	@echo "  make today         the same for the pristine 6.1 tree: 6.1's own qspinlock, the anchor"
 	@echo "  make shell-N       boot step N's kernel into a busybox shell (Ctrl-A X quits)"
 	@echo "  make diff-N        what step N changes (step 0: against the pristine 6.1 tree)"
 	@echo "  make series        write the patch series to build/series/ for git am"
 	@echo "  make check         fast checks, no kernel build: verdict tests, snapshots, checkpatch, shellcheck"
-	@echo "  make test          make check, every step, and the negative controls"
+	@echo "  make test          make check, the book, the lab (short), every step and today, a smoke bench,"
+	@echo "                     and the negative controls: what CI runs"
+	@echo "  make bench         steps 0, 2-8 and today at 1, 2, 4 vCPUs, REPS=3 interleaved: table, CSV, plot"
+	@echo "  make bench-record  copy the last full bench and lab-bench results into book/bench/"
 	@echo "  make mutants       boot step 7 with each bug of common/mutants/; print the kill table"
 	@echo "  make book          render book/ to HTML and EPUB in build/book/"
-	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user)"
+	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user),"
+	@echo "                     then the mutants of common/mutants/ in the lab: the lab's kill table"
+	@echo "  make lab-bench     time every step's lock on this machine's cores beside ticket, pthread and MCS locks"
 	@echo "  make snapshots     regenerate steps/*/tree from the patches"
 	@echo "  make edit-series   a git tree of the kernel with one commit per step (build/series-git)"
 	@echo "  make export-series write build/series-git's commits back as the steps' patches"
@@ -35,6 +41,9 @@ help:
 
 step-%:
 	@$(SCRIPTS)/step.sh "$*" $(ARCH)
+
+today:
+	@$(SCRIPTS)/step.sh today $(ARCH)
 
 shell-%:
 	@$(SCRIPTS)/shell.sh "$*" $(or $(ARCH),x86_64)
@@ -55,10 +64,16 @@ export-series:
 	@$(SCRIPTS)/export-series.sh
 
 deps:
-	@$(SCRIPTS)/deps.sh kernel x86_64 sparc64 check book && echo "deps: OK"
+	@$(SCRIPTS)/deps.sh kernel x86_64 sparc64 check book lab bench && echo "deps: OK"
 
 check:
 	@$(SCRIPTS)/check.sh
+
+bench:
+	@$(SCRIPTS)/bench.sh
+
+bench-record:
+	@$(SCRIPTS)/bench-record.sh
 
 mutants:
 	@$(SCRIPTS)/mutants.sh $(MUTANTS)
@@ -67,7 +82,10 @@ book:
 	@$(SCRIPTS)/book.sh
 
 lab:
-	@$(SCRIPTS)/lab.sh
+	@$(SCRIPTS)/lab.sh && $(SCRIPTS)/lab-mutants.sh
+
+lab-bench:
+	@$(SCRIPTS)/lab-bench.sh
 
 test:
 	@$(SCRIPTS)/test.sh

@@ -9,7 +9,7 @@
 set -eu
 . "$(dirname "$0")/../common/scripts/lib.sh"
 
-n=$((10#$1))
+n=$(stage "$1")
 arch=$2
 mode=$3
 tag=${4:+-$4}

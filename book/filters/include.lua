@@ -31,6 +31,11 @@ Attributes:
   caption="TEXT"    the label shown above the listing, instead of the
                     file name and what was taken from it
 
+A block of class .markdown is not a listing: the file (or the part taken)
+is read as Markdown and its blocks replace the code block, under the same
+label.  The benchmark tables in book/bench/ come in this way, as a run
+wrote them, so no number is copied by hand.
+
 Anything missing stops pandoc with an error naming the chapter, the file
 and what was asked for.  The repository root is $QSL_TOP, or two levels
 above this filter (book/filters/).
@@ -321,6 +326,11 @@ function CodeBlock(el)
     body = extract_sections(lines, attrs.section, path)
   else
     body = join(lines, 1, #lines)
+  end
+  if el.classes:includes("markdown") then
+    local blocks = pandoc.read(body, "markdown").blocks
+    table.insert(blocks, 1, pandoc.Para({ pandoc.Code(label(path, attrs)) }))
+    return pandoc.Div(blocks, pandoc.Attr("", { "listing", "included" }))
   end
   for _, k in ipairs(KEYS) do
     el.attributes[k] = nil

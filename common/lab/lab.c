@@ -53,6 +53,7 @@
 
 #include <linux/percpu.h>
 #include <asm/qspinlock.h>
+#include "options.h"
 #include "mcs_spinlock.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -452,15 +453,10 @@ static void print_usage(void)
 
 static long parse_number(const char *s, long min, long max)
 {
-	char *end;
 	long v;
 
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (errno || *end || end == s || v < min || v > max) {
-		fprintf(stderr, "lab: '%s' is not a number in %ld..%ld\n", s, min, max);
+	if (!lab_number("lab", s, min, max, &v))
 		print_usage();
-	}
 	return v;
 }
 

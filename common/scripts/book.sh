@@ -4,7 +4,8 @@
 #    template and stylesheet, previous/next links, and a table of contents
 #    page, build/book/index.html;
 #  - one EPUB, build/book/qspinlock-step-by-step.epub;
-#  - the figures, drawn from book/diagrams/*.dot with `dot -Tsvg`.
+#  - the figures, drawn from book/diagrams/*.dot with `dot -Tsvg`, and
+#    the benchmark plots recorded in book/bench/ (make bench-record).
 # Code is never pasted into the chapters: book/filters/include.lua pulls it
 # from steps/*/ (and from the pristine 6.1 tree for the last chapter), and a
 # missing file or function stops the build naming the chapter.
@@ -42,6 +43,12 @@ for d in "$src"/diagrams/*.dot; do
 	svg=$out/diagrams/$(basename "${d%.dot}").svg
 	dot -Tsvg "$d" -o "$svg" || die "dot failed on $d"
 done
+
+# The recorded benchmark plots, under the same relative paths.
+while IFS= read -r f; do
+	mkdir -p "$out/$(dirname "${f#"$src"/}")"
+	cp "$f" "$out/${f#"$src"/}"
+done < <(find "$src/bench" -name '*.svg' 2>/dev/null)
 
 # title FILE: the chapter's title, its first "# " heading.
 title() {

@@ -5,7 +5,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-n=$((10#$1))
+n=$(stage "$1")
 arch=$2
 check_arch "$arch"
 nn=$(src_id "$n")

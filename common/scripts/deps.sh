@@ -12,6 +12,7 @@ pkgs_for() {
 	sparc64) echo "gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-system-sparc" ;;
 	check) echo "shellcheck perl gcc" ;;
 	book) echo "pandoc graphviz" ;;
+	bench) echo "gnuplot-nox" ;;
 	lab) echo "gcc gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-user-static" ;;
 	*) die "deps.sh: unknown group '$1'" ;;
 	esac
@@ -34,8 +35,16 @@ if [ "$(id -u)" -ne 0 ]; then
 	die "missing Debian packages:$missing
        install them with: sudo apt-get update && sudo apt-get install -y$missing"
 fi
-say "installing missing Debian packages:$missing"
-apt-get update -qq >&2 || die "apt-get update failed; is the Debian archive reachable?"
+mkdir -p "$BUILD/logs"
+log=$BUILD/logs/apt.log
+say "installing missing Debian packages:$missing (log: ${log#"$TOP"/})"
+apt-get update -qq >>"$log" 2>&1 || {
+	tail -5 "$log" >&2
+	die "apt-get update failed; is the Debian archive reachable? (log: $log)"
+}
 # shellcheck disable=SC2086 # $missing is a list of package names
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >&2 ||
-	die "apt-get install$missing failed"
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >>"$log" 2>&1 || {
+	tail -20 "$log" >&2
+	die "apt-get install$missing failed (log: $log)"
+}
+say "installed:$missing"

@@ -11,7 +11,7 @@ set -eu
 n=$1
 dest=$2
 extra=${3:-}
-step_dir "$n" >/dev/null
+n=$(stage "$n")
 "$TOP/common/scripts/pristine.sh"
 
 mapfile -t all < <(series_upto 99)

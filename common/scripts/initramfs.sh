@@ -8,7 +8,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-n=$((10#$1))
+n=$(stage "$1")
 arch=$2
 shift 2 # the rest: extra modules, relative to the object tree or absolute
 nn=$(src_id "$n")

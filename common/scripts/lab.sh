@@ -32,15 +32,6 @@ for a in "$@"; do
 	esac
 done
 
-"$TOP/common/scripts/deps.sh" lab
-if command -v qemu-sparc64-static >/dev/null; then
-	QEMU_SPARC64=qemu-sparc64-static
-elif command -v qemu-sparc64 >/dev/null; then
-	QEMU_SPARC64=qemu-sparc64
-else
-	die "no qemu-sparc64-static or qemu-sparc64 on PATH after installing qemu-user-static"
-fi
-
 # Run lengths: each run lasts ms milliseconds, then goes on, up to max
 # milliseconds, until it has seen every path it must (see lab.c); grace
 # seconds for the threads to stop.  Four threads under qemu-user too:
@@ -53,93 +44,13 @@ else
 fi
 thr_x86=4 thr_sparc=4
 
-LAB=$BUILD/lab
-mkdir -p "$LAB"
-LABSRC=$TOP/common/lab
-
-# Compiler flags.  The kernel builds with -fno-strict-aliasing and
-# -fno-strict-overflow, and the lock code relies on the latter: at the
-# highest CPU id, encode_tail()'s (cpu + 1) << _Q_TAIL_CPU_OFFSET shifts a
-# one into the sign bit of an int.  -Werror: every warning is either fixed
-# or silenced here with its reason.  The only one, for qspinlock.c alone:
-#  -Wno-unused-parameter  the kernel does not enable it (-Wextra is W=1
-#                         material); from step 7 the pending-byte variant
-#                         of try_clear_pending_set_locked() ignores the
-#                         lock word it is given, which its one-bit twin
-#                         needs.
-CFLAGS=(-std=gnu11 -O2 -g -pthread -Wall -Wextra -Werror
-	-fno-strict-aliasing -fno-strict-overflow)
-KFLAGS=(-Wno-unused-parameter)
+# shellcheck source=common/scripts/lab-lib.sh
+. "$TOP/common/scripts/lab-lib.sh"
 
 pass=0 failed=0
 rows=()
 record() { # ok? line
 	if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else failed=$((failed + 1)); fi
-}
-
-# build STEPDIR VARIANT ARCH NAME [extra cflags...]: the binary's path on
-# stdout, or a FAIL reason (and return 1).
-build() {
-	local d=$1 variant=$2 arch=$3 name=$4 t out cc nr asmdir
-	shift 4
-	t=$d/tree
-	out=$LAB/$name
-	rm -rf "$out"
-	mkdir -p "$out"
-	case $variant in
-	nr64) nr=64 ;;
-	nr16k) nr=16384 ;;
-	esac
-	local flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr")
-	case $arch in
-	x86_64)
-		cc=gcc
-		asmdir=$t/arch/x86/include
-		;;
-	sparc64)
-		cc=sparc64-linux-gnu-gcc
-		asmdir=$t/arch/sparc/include
-		flags+=(-DCONFIG_CPU_BIG_ENDIAN=1)
-		;;
-	esac
-	# The architecture's own <asm/qspinlock.h> from the step when it has
-	# one (x86 from step 2, sparc64 from step 8), else the generic shim.
-	if [ -f "$asmdir/asm/qspinlock.h" ]; then
-		echo "asm/qspinlock.h: ${asmdir#"$TOP"/}" >"$out/build.log"
-	else
-		asmdir=$LABSRC/generic
-		echo "asm/qspinlock.h: common/lab/generic (generic shim)" >"$out/build.log"
-	fi
-	flags+=("$@" -I "$LABSRC/include" -I "$asmdir" -I "$t/include"
-		-iquote "$t/kernel/locking")
-	{
-		echo "+ $cc ${flags[*]} ${KFLAGS[*]} -c $t/kernel/locking/qspinlock.c"
-		"$cc" "${flags[@]}" "${KFLAGS[@]}" -c "$t/kernel/locking/qspinlock.c" -o "$out/qspinlock.o" &&
-			echo "+ $cc ${flags[*]} -c common/lab/lab.c" &&
-			"$cc" "${flags[@]}" -c "$LABSRC/lab.c" -o "$out/lab.o" &&
-			"$cc" -static -pthread -o "$out/lab" "$out/qspinlock.o" "$out/lab.o"
-	} >>"$out/build.log" 2>&1 || {
-		echo "does not compile: $(grep -m1 -E 'error|warning' "$out/build.log" || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
-		return 1
-	}
-	echo "$out/lab"
-}
-
-# run BIN ARCH TAG REQUIRED: prints the driver's verdict line.
-run() {
-	local bin=$1 arch=$2 tag=$3 req=$4 ms max thr log v
-	local cmd=()
-	case $arch in
-	x86_64) ms=$ms_x86 max=$max_x86 thr=$thr_x86 ;;
-	sparc64) ms=$ms_sparc max=$max_sparc thr=$thr_sparc cmd=("$QEMU_SPARC64") ;;
-	esac
-	log=$(dirname "$bin")/run.log
-	cmd+=("$bin" -n "$tag" -t "$thr" -d "$ms" -D "$max" -w "$grace" -r "$req")
-	echo "+ ${cmd[*]}" >"$log"
-	timeout -k 5 $((max / 1000 + grace + 30)) "${cmd[@]}" >>"$log" 2>&1 || true
-	v=$(grep -E "^lab $tag: (PASS|FAIL)" "$log" | tail -1) ||
-		v="lab $tag: FAIL no verdict line (log: ${log#"$TOP"/})"
-	printf '%s\n' "$v"
 }
 
 # The layout a binary reports must be the one its variant asks for.
@@ -181,7 +92,7 @@ for d in $(step_dirs); do
 			name=$(printf '%02d-%s-%s' "$n" "$variant" "$arch")
 			say "lab $tag: build and run"
 			s=$(now)
-			if bin=$(build "$d" "$variant" "$arch" "$name"); then
+			if bin=$(build "$d/tree" "$variant" "$arch" "$name"); then
 				v=$(run "$bin" "$arch" "$tag" "$req")
 				if [[ $v == *": PASS "* ]] &&
 					! check_layout "$LAB/$name/run.log" "$variant" "$switch"; then
@@ -216,7 +127,7 @@ control() { # name arch want-regex extra-cflags...
 	tag=$(printf 'control-%s step-%02d nr64 %s' "$cname" "$ln" "$arch")
 	name=$(printf 'control-%s-%02d-%s' "$cname" "$ln" "$arch")
 	say "lab $tag: must be judged FAIL"
-	if bin=$(build "$last" nr64 "$arch" "$name" "$@"); then
+	if bin=$(build "$last/tree" nr64 "$arch" "$name" "$@"); then
 		v=$(run "$bin" "$arch" "$tag" pending,queue)
 	else
 		v="lab $tag: build failed: $bin"

@@ -43,6 +43,28 @@ step_dir() {
 	die "there is no step $n; valid steps: $(valid_steps)"
 }
 
+# A stage is what a kernel is built from: a step number, or "today", the
+# pristine 6.1 tree with no patch at all (its own qspinlock), the anchor the
+# benchmark compares every step with.  stage ARG prints the normal form
+# (a number without leading zeros, or "today") or stops naming the valid ones.
+stage() {
+	case $1 in
+	today) printf 'today\n' ;;
+	*) step_dir "$1" >/dev/null && printf '%s\n' "$((10#$1))" ;;
+	esac
+}
+
+# stage_title STAGE: one line saying what the stage is.
+stage_title() {
+	if [ "$1" = today ]; then
+		printf 'today - the pristine %s tree, 6.1'"'"'s own qspinlock (no patch)\n' "$KVER"
+	else
+		local d
+		d=$(step_dir "$1")
+		printf '%s - %s\n' "$(basename "$d")" "$(patch_subject "$(step_patch "$d")")"
+	fi
+}
+
 # The patch of one step directory (exactly one *.patch).
 step_patch() {
 	local p
@@ -52,9 +74,10 @@ step_patch() {
 	printf '%s\n' "$p"
 }
 
-# Patches of steps 0..N, in order.
+# Patches of steps 0..N, in order (none for "today").
 series_upto() {
 	local n=$1 d
+	[ "$n" != today ] || return 0
 	for d in $(step_dirs); do
 		[ "$((10#$(basename "$d" | cut -c1-2)))" -le "$((10#$n))" ] || break
 		step_patch "$d"
@@ -96,9 +119,13 @@ expected_paths() {
 }
 
 # src_id N: the name of step N's source and object trees under build/src:
-# NN, or NN-m-NAME when MUTANT=NAME (step N plus common/mutants/NAME.patch).
+# NN, or NN-m-NAME when MUTANT=NAME (step N plus common/mutants/NAME.patch);
+# "today" for the pristine tree.
 src_id() {
-	if [ -n "${MUTANT:-}" ]; then
+	if [ "$1" = today ]; then
+		[ -z "${MUTANT:-}" ] || die "MUTANT=$MUTANT: mutants apply to steps, not to today's tree"
+		printf 'today\n'
+	elif [ -n "${MUTANT:-}" ]; then
 		[ -f "$TOP/common/mutants/$MUTANT.patch" ] ||
 			die "MUTANT=$MUTANT: no common/mutants/$MUTANT.patch"
 		printf '%02d-m-%s\n' "$((10#$1))" "$MUTANT"

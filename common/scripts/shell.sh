@@ -3,7 +3,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-step_dir "$1" >/dev/null
+stage "$1" >/dev/null
 check_arch "$2"
 [ "$2" = x86_64 ] || die "make shell-N needs busybox, which Debian ships for x86_64 only"
 "$TOP/common/scripts/deps.sh" kernel "$2"

@@ -7,7 +7,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-n=$((10#$1))
+n=$(stage "$1")
 nn=$(src_id "$n")
 src=$BUILD/src/$nn
 ovl=$BUILD/overlay/$nn

@@ -1,5 +1,6 @@
 #!/bin/bash
-# step.sh N [ARCH...]: build step N, boot it under the torture plan and judge
+# step.sh N [ARCH...]: build step N (or "today", the pristine tree), boot it
+# under the torture plan and judge
 # the console.  Without ARCH, the architectures common/expect.tsv marks as
 # booted by default for this step.  The last line for each architecture is
 #   step-N ARCH: PASS (...)   or   step-N ARCH: FAIL: reason (log: path)
@@ -12,10 +13,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 [ $# -ge 1 ] || die "usage: step.sh N [ARCH...]"
-n=$1
+n=$(stage "$1")
 shift
-dir=$(step_dir "$n")
-n=$((10#$n))
 check_number DURATION "${DURATION:-15}" 1 3600
 check_number CPUS "${CPUS:-4}" 1 8
 arches=("$@")
@@ -29,7 +28,7 @@ for a in "${arches[@]}"; do
 done
 
 "$TOP/common/scripts/deps.sh" kernel "${arches[@]}"
-say "step $n: $(basename "$dir") - $(patch_subject "$(step_patch "$dir")")"
+say "step $n: $(stage_title "$n")"
 "$TOP/common/scripts/source.sh" "$n"
 
 rc=0
@@ -38,6 +37,7 @@ for a in "${arches[@]}"; do
 	lock=${EXPECT:-$(expected_lock "$n" "$a")}
 	plan=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
 	label="step-$n${MUTANT:+ mutant $MUTANT} $a"
+	[ "$n" != today ] || label="today $a"
 	if ! "$TOP/common/scripts/build.sh" "$n" "$a" || ! "$TOP/common/scripts/initramfs.sh" "$n" "$a"; then
 		verdicts+=("$label: FAIL: the kernel or initramfs did not build (log: $BUILD/logs/build-$(src_id "$n")-$a.log)")
 		rc=1

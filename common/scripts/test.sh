@@ -1,10 +1,14 @@
 #!/bin/bash
 # test.sh: the whole test suite (the README's test command, `make test`).
 #  1. make check (no kernel build), the book's tests, the userspace lab
-#     (short);
-#  2. every step, booted on the architectures common/expect.tsv marks as
-#     default, under the same torture plan; each must PASS;
-#  3. negative controls, which must be judged FAIL for the named reason:
+#     (short), its kill table of the mutants (short) and its host
+#     benchmark (one 100 ms repetition);
+#  2. every step, and today's pristine tree, booted on the architectures
+#     common/expect.tsv marks as default, under the same torture plan;
+#     each must PASS;
+#  3. the benchmark's smoke run (make bench's pipeline, one short boot per
+#     stage and vCPU count);
+#  4. negative controls, which must be judged FAIL for the named reason:
 #     locktorture's lock_busted on step 0, and qsl_torture with its own
 #     non-atomic lock on the newest step, prove a broken lock is caught.
 # Ends with "test: N passed, N failed".
@@ -24,24 +28,37 @@ record() { # ok? line
 	fi
 }
 
+# lastline NAME COMMAND...: run it, the reader sees its output; record
+# its last line, passed or failed by its exit status.
+lastline() {
+	local name=$1 rc=0
+	shift
+	"$@" >"$BUILD/test-last.out" || rc=$?
+	cat "$BUILD/test-last.out"
+	record "$rc" "$name: $(tail -1 "$BUILD/test-last.out")"
+}
+mkdir -p "$BUILD"
+
 say "make check"
 if "$TOP/common/scripts/check.sh"; then record 0 "make check"; else record 1 "make check"; fi
 
 say "the book: every step has a chapter, every include, link and image resolves"
 if "$TOP/common/tests/book.sh"; then record 0 "book (common/tests/book.sh)"; else record 1 "book (common/tests/book.sh)"; fi
 
-if [ -x "$TOP/common/scripts/lab.sh" ]; then
-	say "the userspace lab, short version"
-	if "$TOP/common/scripts/lab.sh" --short; then record 0 "lab --short"; else record 1 "lab --short"; fi
-fi
+say "the userspace lab, short version"
+lastline "lab --short" "$TOP/common/scripts/lab.sh" --short
+say "the userspace lab's kill table, short version"
+lastline "lab-mutants --short" "$TOP/common/scripts/lab-mutants.sh" --short
+say "the userspace lab's host benchmark, one short repetition"
+lastline "lab-bench --smoke" "$TOP/common/scripts/lab-bench.sh" --smoke
 
-for d in $(step_dirs); do
-	n=$((10#$(basename "$d" | cut -c1-2)))
+for d in $(step_dirs) today; do
+	if [ "$d" = today ]; then n=today; else n=$((10#$(basename "$d" | cut -c1-2))); fi
 	mapfile -t arches < <(awk -v s="$n" '$1 == s && ($4 == "yes" || $4 == "test") { print $2 }' "$TOP/common/expect.tsv")
-	say "make step-$n (${arches[*]})"
+	say "make ${n/#[0-9]*/step-$n} (${arches[*]})"
 	# The reader sees the run; the verdict lines are kept for the summary.
 	"$TOP/common/scripts/step.sh" "$n" "${arches[@]}" | tee "$BUILD/test-step.out" || true
-	out=$(grep -E '^step-[0-9]+ ' "$BUILD/test-step.out") || true
+	out=$(grep -E '^(step-[0-9]+|today) ' "$BUILD/test-step.out") || true
 	while IFS= read -r v; do
 		case $v in *": PASS "*) record 0 "$v" ;; *) record 1 "$v" ;; esac
 	done <<<"${out:-step-$n: FAIL: no verdict line}"
@@ -54,6 +71,9 @@ for d in $(step_dirs); do
 		fi
 	fi
 done
+
+say "the benchmark's smoke run: make bench's whole pipeline, one short boot per configuration"
+lastline "bench --smoke" "$TOP/common/scripts/bench.sh" --smoke
 
 # A negative control passes when the harness judges the broken run FAIL
 # for the expected reason; any other outcome (PASS, or FAIL for some other

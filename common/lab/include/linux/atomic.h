@@ -97,6 +97,13 @@ static __always_inline int atomic_cmpxchg_relaxed(atomic_t *v, int old, int new)
 	return cmpxchg_relaxed(&v->counter, old, new);
 }
 
+/* Fully ordered; on failure *old becomes what was found (the ticket lock's trylock). */
+static __always_inline bool atomic_try_cmpxchg(atomic_t *v, int *old, int new)
+{
+	return __atomic_compare_exchange_n(&v->counter, old, new, false,
+					   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
 static __always_inline int atomic_xchg(atomic_t *v, int new)
 {
 	return xchg(&v->counter, new);

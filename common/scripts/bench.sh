@@ -1,0 +1,124 @@
+#!/bin/bash
+# bench.sh [--smoke]: measure every stage of the lock under one fixed
+# workload, in one invocation, so the numbers can be compared.
+#
+# The workload is locktorture's spin_lock run (2 writer kthreads per vCPU,
+# its own random short and long hold times) for DURATION seconds, followed
+# by qsl_torture's run of the same length, whose worst wait is reported.
+# Each configuration (stage x vCPU count) is booted REPS times; the runs are
+# interleaved - repetition by repetition, vCPU count by vCPU count, with the
+# order of the stages rotated each repetition - so drift of the machine
+# (other load, thermal, page cache) hits every stage alike.  Every run must
+# be judged PASS by the verdict (at 4 vCPUs or more also with the stage's
+# path counters); a run that fails stops the benchmark, because its numbers
+# would mean nothing.
+#
+# Output, in build/bench/ (build/bench-smoke/ for --smoke):
+#   results.csv  one line per run
+#   table.md     per stage and vCPU count: writes/s median (min-max),
+#                ratios to step 0 and to today, writer fairness, worst wait
+#   throughput.svg  the medians with their min-max range (gnuplot)
+#   run.txt      the machine, the command, the wall time
+#
+# Environment: BENCH_STAGES (default "0 2 3 4 5 6 7 8 today"), BENCH_CPUS
+# ("1 2 4"), REPS (3), DURATION (10).  --smoke: stages "0 8 today", vCPUs
+# "1 4", one repetition of 3 s - the pipeline, not a measurement.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+smoke=0
+case ${1:-} in
+--smoke) smoke=1 ;;
+"") ;;
+*) die "usage: bench.sh [--smoke]" ;;
+esac
+if [ "$smoke" = 1 ]; then
+	stages=${BENCH_STAGES:-0 8 today} cpus_list=${BENCH_CPUS:-1 4}
+	reps=${REPS:-1} duration=${DURATION:-3} out=$BUILD/bench-smoke
+else
+	stages=${BENCH_STAGES:-0 2 3 4 5 6 7 8 today} cpus_list=${BENCH_CPUS:-1 2 4}
+	reps=${REPS:-3} duration=${DURATION:-10} out=$BUILD/bench
+fi
+check_number REPS "$reps" 1 50
+check_number DURATION "$duration" 1 600
+norm=""
+for s in $stages; do norm="$norm $(stage "$s")"; done
+read -r -a stages <<<"$norm"
+read -r -a cpus_list <<<"$cpus_list"
+for c in "${cpus_list[@]}"; do check_number "BENCH_CPUS entry" "$c" 1 8; done
+case " ${stages[*]} " in *" 0 "*) ;; *) die "BENCH_STAGES must include 0: ratios are taken to step 0" ;; esac
+case " ${stages[*]} " in *" today "*) ;; *) die "BENCH_STAGES must include today: ratios are taken to today's lock" ;; esac
+
+"$TOP/common/scripts/deps.sh" kernel x86_64 bench
+mkdir -p "$out"
+csv=$out/results.csv
+t0=$(now)
+nconf=$((${#stages[@]} * ${#cpus_list[@]}))
+total=$((nconf * reps))
+say "bench: stages ${stages[*]}; vCPUs ${cpus_list[*]}; $reps repetition(s) of ${duration} s + ${duration} s; $total boots"
+
+# 1. Every kernel first, so the timed part only boots.
+i=0
+for s in "${stages[@]}"; do
+	i=$((i + 1))
+	say "[build $i/${#stages[@]}] $(stage_title "$s")"
+	"$TOP/common/scripts/source.sh" "$s"
+	"$TOP/common/scripts/build.sh" "$s" x86_64
+	"$TOP/common/scripts/initramfs.sh" "$s" x86_64
+done
+
+# 2. The runs.
+echo "stage,vcpus,rep,duration_s,writes,writes_per_s,writer_max,writer_min,fairness,qsl_maxwait_us,qsl_fair,log" >"$csv"
+k=0
+tb=$(now)
+for r in $(seq 1 "$reps"); do
+	# Rotate the order of the stages by one each repetition.
+	rot=$(((r - 1) % ${#stages[@]}))
+	order=("${stages[@]:rot}" "${stages[@]:0:rot}")
+	for c in "${cpus_list[@]}"; do
+		for s in "${order[@]}"; do
+			k=$((k + 1))
+			lock=$(expected_lock "$s" x86_64)
+			paths=-
+			[ "$c" -lt 4 ] || paths=$(expected_paths "$s" x86_64)
+			# The console scrolls by in the log, not on the terminal.
+			log=$(CPUS=$c DURATION=$duration PLAN=spin_lock QSLTORTURE=on \
+				"$TOP/qemu/run.sh" "$s" x86_64 test "bench-c$c-r$r" 2>"$out/runner.err") || {
+				tail -5 "$out/runner.err" >&2
+				die "bench: the QEMU runner failed for stage $s at $c vCPUs"
+			}
+			v=$("$TOP/common/scripts/verdict.sh" "stage $s, $c vCPUs, rep $r" "$log" \
+				"$lock" spin_lock on "$paths") ||
+				die "bench: a run failed, so the benchmark stops (its numbers would mean nothing):
+       $v"
+			# Numbers only from the PASS line and the RESULT line it checked.
+			w=$(printf '%s' "$v" | sed -n 's/.*spin_lock \([0-9]*\) writes (max\/min \([0-9]*\)\/\([0-9]*\)).*/\1 \2 \3/p')
+			read -r writes wmax wmin <<<"$w"
+			[ -n "${wmin:-}" ] || die "bench: cannot read the writes from: $v"
+			q=$(tr -d '\r' <"$log" | grep -a -m1 'qsl_torture: RESULT PASS')
+			maxwait=$(printf '%s\n' "$q" | tr ' ' '\n' | sed -n 's/^maxwait_us=//p')
+			qfair=$(printf '%s\n' "$q" | tr ' ' '\n' | sed -n 's/^fair=//p')
+			wps=$((writes / duration))
+			fair=$(awk -v a="$wmax" -v b="$wmin" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+			echo "$s,$c,$r,$duration,$writes,$wps,$wmax,$wmin,$fair,$maxwait,$qfair,${log#"$TOP"/}" >>"$csv"
+			el=$(($(now) - tb))
+			printf '    [%d/%d] rep %d, %d vCPU(s), stage %-5s %9d writes/s  max/min %5s  qsl worst wait %8s us   (%d s, about %d s to go)\n' \
+				"$k" "$total" "$r" "$c" "$s" "$wps" "$fair" "$maxwait" "$el" "$((el * (total - k) / k))" >&2
+		done
+	done
+done
+
+# 3. The report.
+"$TOP/common/scripts/bench-report.sh" "$csv" "$out"
+wall=$(($(now) - t0))
+{
+	echo "command: $([ "$smoke" = 1 ] && echo "common/scripts/bench.sh --smoke" || echo "make bench") (REPS=$reps DURATION=$duration BENCH_STAGES=\"${stages[*]}\" BENCH_CPUS=\"${cpus_list[*]}\")"
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)"
+	echo "guest: QEMU $(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p') TCG (multi-threaded), x86_64, $KVER, tinyconfig + common/config"
+	echo "wall time: $wall s ($total boots)"
+} >"$out/run.txt"
+cat "$out/table.md"
+echo
+cat "$out/run.txt"
+echo "bench: $total runs PASS; results in ${out#"$TOP"/}/ (results.csv, table.md, throughput.svg, run.txt)"

@@ -1,0 +1,158 @@
+#!/bin/bash
+# lab-bench.sh [--smoke]: the userspace lab's host benchmark (common/lab/bench.c).
+#
+# For every step with a queued spinlock, one benchmark binary built from
+# the same compile as the lab's stress program (x86_64, NR_CPUS < 16K),
+# plus 6.1's generic ticket lock (the step-0 lock, from the pristine
+# tree), glibc's pthread_spinlock_t and a pointer-tail MCS lock.  Every
+# lock runs the same loops on this machine's own cores, threads pinned:
+#   uncontended   1 thread, nothing inside or between: the cost of one
+#                 lock + unlock (ns per acquisition);
+#   1..N threads  N = the usable cores (at most 4), HOLD pauses inside
+#                 and THINK pauses between acquisitions: throughput.
+# Each configuration runs REPS times, interleaved (repetition, then
+# configuration, then lock, the order of the locks rotated each time), so
+# drift hits every lock alike; the table gives medians, min-max and the
+# ratio to the ticket lock from the same run.  Any lost update fails.
+#
+# Output: build/lab/bench/ (--smoke: bench-smoke/): results.csv, table.md, run.txt (the command,
+# the machine, the wall time).  Environment: REPS (5), MS (1000 per run),
+# HOLD (4), THINK (16).  --smoke: one repetition of 100 ms (make test).
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+smoke=0
+case ${1:-} in
+--smoke) smoke=1 ;;
+"") ;;
+*) die "usage: $0 [--smoke]" ;;
+esac
+if [ "$smoke" -eq 1 ]; then
+	reps=${REPS:-1} ms=${MS:-100}
+else
+	reps=${REPS:-5} ms=${MS:-1000}
+fi
+hold=${HOLD:-4} think=${THINK:-16}
+check_number REPS "$reps" 1 100
+check_number MS "$ms" 10 60000
+check_number HOLD "$hold" 0 100000
+check_number THINK "$think" 0 100000
+
+# shellcheck source=common/scripts/lab-lib.sh
+. "$TOP/common/scripts/lab-lib.sh"
+"$TOP/common/scripts/pristine.sh"
+
+out=$LAB/bench
+[ "$smoke" -eq 0 ] || out=$LAB/bench-smoke
+mkdir -p "$out"
+ncores=$(nproc)
+[ "$ncores" -le 4 ] || ncores=4
+
+# One binary per step: the step's qspinlock.c and bench.c compiled as the
+# stress program is, and ticket.c against the pristine tree's headers.
+t0=$(now)
+locks=()
+bins=()
+for d in $(step_dirs); do
+	[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
+	n=$((10#$(basename "$d" | cut -c1-2)))
+	name=$(printf 'bench-%02d' "$n")
+	o=$LAB/$name
+	rm -rf "$o"
+	mkdir -p "$o"
+	lab_flags "$d/tree" nr64 x86_64 "$o"
+	# -Wno-pointer-sign as in the kernel's Makefile: the ticket lock's
+	# trylock passes its u32 to atomic_try_cmpxchg()'s int *.
+	tflags=("${CFLAGS[@]}" -Wno-pointer-sign -DCONFIG_NR_CPUS=64 -I "$LABSRC/include" -I "$PRISTINE/include")
+	if ! { lab_compile "$o" "$d/tree/kernel/locking/qspinlock.c" "$o/qspinlock.o" "${FLAGS[@]}" "${KFLAGS[@]}" &&
+		lab_compile "$o" "$LABSRC/bench.c" "$o/bench.o" "${FLAGS[@]}" &&
+		lab_compile "$o" "$LABSRC/ticket.c" "$o/ticket.o" "${tflags[@]}" &&
+		"$CC" -static -pthread -o "$o/bench" "$o/qspinlock.o" "$o/bench.o" "$o/ticket.o" >>"$o/build.log" 2>&1; }; then
+		grep -m3 -E 'error|warning' "$o/build.log" >&2 || true
+		die "the benchmark of step $n does not compile (log: ${o#"$TOP"/}/build.log)"
+	fi
+	locks+=("step-$n")
+	bins+=("$o/bench")
+done
+[ ${#bins[@]} -gt 0 ] || die "no step has a queued spinlock"
+# The other three locks are the same in every binary: take the newest.
+newest=${bins[${#bins[@]} - 1]}
+for l in ticket pthread mcs; do
+	locks+=("$l")
+	bins+=("$newest")
+done
+
+configs=("1 0 0")
+for t in $(seq 1 "$ncores"); do configs+=("$t $hold $think"); done
+total=$((reps * ${#configs[@]} * ${#locks[@]}))
+say "lab bench: ${#locks[@]} locks x ${#configs[@]} configurations x $reps repetition(s) of $ms ms = $total runs, about $((total * (ms + 20) / 1000)) s; $ncores core(s), threads pinned"
+
+csv=$out/results.csv
+echo "lock,threads,hold,think,rep,ops,ns_per_op,mops,fair" >"$csv"
+k=0
+for r in $(seq 1 "$reps"); do
+	rot=$(((r - 1) % ${#locks[@]}))
+	for cfg in "${configs[@]}"; do
+		read -r t h th <<<"$cfg"
+		for j in $(seq 0 $((${#locks[@]} - 1))); do
+			i=$(((j + rot) % ${#locks[@]}))
+			lock=${locks[i]}
+			kind=$lock
+			case $lock in step-*) kind=step ;; esac
+			k=$((k + 1))
+			line=$("${bins[i]}" -l "$kind" -t "$t" -d "$ms" -H "$h" -K "$th") ||
+				die "lab bench: $lock with $t thread(s) failed: $line"
+			read -r nops nsop mops fair <<<"$(printf '%s\n' "$line" | tr ' ' '\n' |
+				sed -n 's/^\(ops\|ns_per_op\|mops\|fair\)=//p' | tr '\n' ' ')"
+			[ -n "${fair:-}" ] || die "lab bench: cannot read: $line"
+			echo "$lock,$t,$h,$th,$r,$nops,$nsop,$mops,$fair" >>"$csv"
+			printf '    [%d/%d] rep %d %-8s %d thread(s) hold %d think %d: %8s ns/op %8s Mops/s max/min %s\n' \
+				"$k" "$total" "$r" "$lock" "$t" "$h" "$th" "$nsop" "$mops" "$fair" >&2
+		done
+	done
+done
+
+# The table: uncontended cost, then throughput at each thread count, each
+# with its ratio to the ticket lock's median of the same run.
+awk -F, -v order="${locks[*]}" -v ncores="$ncores" -v hold="$hold" -v think="$think" \
+	-f "$TOP/common/scripts/stats.awk" -f /dev/stdin "$csv" >"$out/table.md" <<'EOF'
+NR > 1 {
+	key = $1 SUBSEP ($3 == 0 && $4 == 0 ? "u" : $2)
+	ns[key] = ns[key] " " $7
+	mops[key] = mops[key] " " $8
+	fair[key] = fair[key] " " $9
+}
+END {
+	n = split(order, lk, " ")
+	printf "| lock | uncontended ns/op (min-max) | x ticket |"
+	for (t = 1; t <= ncores; t++) printf " %d thr Mops/s (min-max) | x ticket |", t
+	printf " %d thr max/min |\n", ncores
+	printf "|:--|--:|--:|"
+	for (t = 1; t <= ncores; t++) printf "--:|--:|"
+	printf "--:|\n"
+	tu = median(ns["ticket" SUBSEP "u"])
+	for (i = 1; i <= n; i++) {
+		l = lk[i]
+		u = median(ns[l SUBSEP "u"])
+		printf "| %s | %.1f (%.1f-%.1f) | %.2f |", l, u, lo(ns[l SUBSEP "u"]), hi(ns[l SUBSEP "u"]), (tu > 0 ? u / tu : 0)
+		for (t = 1; t <= ncores; t++) {
+			m = median(mops[l SUBSEP t]); tm = median(mops["ticket" SUBSEP t])
+			printf " %.2f (%.2f-%.2f) | %.2f |", m, lo(mops[l SUBSEP t]), hi(mops[l SUBSEP t]), (tm > 0 ? m / tm : 0)
+		}
+		printf " %.2f |\n", median(fair[l SUBSEP ncores])
+	}
+	printf "\nuncontended: 1 thread, nothing inside or between; ns/op lower is better.  N thr: N threads pinned to N cores, %d pauses inside, %d between; Mops/s higher is better.  Medians over the repetitions.\n", hold, think
+}
+EOF
+wall=$(($(now) - t0))
+{
+	echo "command: common/scripts/lab-bench.sh$([ "$smoke" -eq 1 ] && echo " --smoke") (REPS=$reps MS=$ms HOLD=$hold THINK=$think)"
+	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1); gcc $(gcc -dumpversion), -O2"
+	echo "wall time: $wall s ($total runs)"
+} >"$out/run.txt"
+cat "$out/table.md"
+echo
+cat "$out/run.txt"
+echo "lab bench: $total runs, every count exact; results in ${out#"$TOP"/}/"

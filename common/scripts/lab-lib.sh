@@ -1,0 +1,123 @@
+# shellcheck shell=bash
+# The userspace lab's shared part: how a step's lock code is compiled into
+# a lab program and how a stress run is started and judged.  Sourced by
+# lab.sh (every step and variant), lab-mutants.sh (the mutants' kill
+# table) and lab-bench.sh (the host benchmark), after lib.sh.
+#
+# Set before calling run: ms_x86 max_x86 ms_sparc max_sparc grace (run
+# lengths in ms, see lab.c's -d, -D and -w) and thr_x86 thr_sparc.
+
+"$TOP/common/scripts/deps.sh" lab
+if command -v qemu-sparc64-static >/dev/null; then
+	QEMU_SPARC64=qemu-sparc64-static
+elif command -v qemu-sparc64 >/dev/null; then
+	QEMU_SPARC64=qemu-sparc64
+else
+	die "no qemu-sparc64-static or qemu-sparc64 on PATH after installing qemu-user-static"
+fi
+
+LAB=$BUILD/lab
+mkdir -p "$LAB"
+LABSRC=$TOP/common/lab
+
+# Compiler flags.  The kernel builds with -fno-strict-aliasing and
+# -fno-strict-overflow, and the lock code relies on the latter: at the
+# highest CPU id, encode_tail()'s (cpu + 1) << _Q_TAIL_CPU_OFFSET shifts a
+# one into the sign bit of an int.  -Werror: every warning is either fixed
+# or silenced here with its reason.  The only one, for qspinlock.c alone:
+#  -Wno-unused-parameter  the kernel does not enable it (-Wextra is W=1
+#                         material); from step 7 the pending-byte variant
+#                         of try_clear_pending_set_locked() ignores the
+#                         lock word it is given, which its one-bit twin
+#                         needs.
+CFLAGS=(-std=gnu11 -O2 -g -pthread -Wall -Wextra -Werror
+	-fno-strict-aliasing -fno-strict-overflow)
+KFLAGS=(-Wno-unused-parameter)
+
+# lab_flags TREE VARIANT ARCH OUT [extra cflags...]: sets the arrays FLAGS
+# (compiler flags for the step's headers under TREE) and the variable CC,
+# and records in OUT/build.log which <asm/qspinlock.h> is used.
+lab_flags() {
+	local t=$1 variant=$2 arch=$3 out=$4 nr asmdir
+	shift 4
+	case $variant in
+	nr64) nr=64 ;;
+	nr16k) nr=16384 ;;
+	*) die "lab: unknown variant $variant" ;;
+	esac
+	FLAGS=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr")
+	case $arch in
+	x86_64)
+		CC=gcc
+		asmdir=$t/arch/x86/include
+		;;
+	sparc64)
+		CC=sparc64-linux-gnu-gcc
+		asmdir=$t/arch/sparc/include
+		FLAGS+=(-DCONFIG_CPU_BIG_ENDIAN=1)
+		;;
+	esac
+	# The architecture's own <asm/qspinlock.h> from the step when it has
+	# one (x86 from step 2, sparc64 from step 8), else the generic shim.
+	if [ -f "$asmdir/asm/qspinlock.h" ]; then
+		echo "asm/qspinlock.h: ${asmdir#"$TOP"/}" >"$out/build.log"
+	else
+		asmdir=$LABSRC/generic
+		echo "asm/qspinlock.h: common/lab/generic (generic shim)" >"$out/build.log"
+	fi
+	FLAGS+=("$@" -I "$LABSRC/include" -I "$asmdir" -I "$t/include"
+		-iquote "$t/kernel/locking")
+}
+
+# lab_compile OUT SRC OBJ FLAGS...: one compile, logged in OUT/build.log.
+lab_compile() {
+	local out=$1 src=$2 obj=$3
+	shift 3
+	echo "+ $CC $* -c ${src#"$TOP"/}" >>"$out/build.log"
+	"$CC" "$@" -c "$src" -o "$obj" >>"$out/build.log" 2>&1
+}
+
+# build TREE VARIANT ARCH NAME [extra cflags...]: the stress program of
+# the lock code under TREE (a steps/NN-*/tree, or a mutant's tree) in
+# build/lab/NAME; prints its path, or a FAIL reason (and returns 1).
+build() {
+	local t=$1 variant=$2 arch=$3 name=$4 out
+	shift 4
+	out=$LAB/$name
+	rm -rf "$out"
+	mkdir -p "$out"
+	lab_flags "$t" "$variant" "$arch" "$out" "$@"
+	{
+		lab_compile "$out" "$t/kernel/locking/qspinlock.c" "$out/qspinlock.o" "${FLAGS[@]}" "${KFLAGS[@]}" &&
+			lab_compile "$out" "$LABSRC/lab.c" "$out/lab.o" "${FLAGS[@]}" &&
+			"$CC" -static -pthread -o "$out/lab" "$out/qspinlock.o" "$out/lab.o" >>"$out/build.log" 2>&1
+	} || {
+		echo "does not compile: $(grep -m1 -E 'error|warning' "$out/build.log" || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
+		return 1
+	}
+	echo "$out/lab"
+}
+
+# run BIN ARCH TAG REQUIRED: prints the driver's verdict line; a run that
+# ends without one (a hang past its limit, a crash) is a FAIL line too.
+# shellcheck disable=SC2154 # the run lengths are set by the sourcing script
+run() {
+	local bin=$1 arch=$2 tag=$3 req=$4 ms max thr log v rc
+	local cmd=()
+	case $arch in
+	x86_64) ms=$ms_x86 max=$max_x86 thr=$thr_x86 ;;
+	sparc64) ms=$ms_sparc max=$max_sparc thr=$thr_sparc cmd=("$QEMU_SPARC64") ;;
+	esac
+	log=$(dirname "$bin")/run.log
+	cmd+=("$bin" -n "$tag" -t "$thr" -d "$ms" -D "$max" -w "$grace" -r "$req")
+	echo "+ ${cmd[*]}" >"$log"
+	rc=0
+	timeout -k 5 $((max / 1000 + grace + 30)) "${cmd[@]}" >>"$log" 2>&1 || rc=$?
+	if ! v=$(grep -E "^lab $tag: (PASS|FAIL)" "$log" | tail -1); then
+		case $rc in
+		124 | 137) v="lab $tag: FAIL hang: no verdict within $((max / 1000 + grace + 30)) s, killed (log: ${log#"$TOP"/})" ;;
+		*) v="lab $tag: FAIL no verdict line, exit status $rc (log: ${log#"$TOP"/})" ;;
+		esac
+	fi
+	printf '%s\n' "$v"
+}

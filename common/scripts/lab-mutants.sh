@@ -1,0 +1,119 @@
+#!/bin/bash
+# lab-mutants.sh [--short] [NAME...]: the mutants of common/mutants/ in the
+# userspace lab.  Each NAME.patch is applied to a copy of step 7's tree,
+# compiled into the lab's stress program exactly as lab.sh compiles step 7
+# (NR_CPUS < 16K), and run on x86_64 natively and on big-endian sparc64
+# under qemu-user, asking for the same evidence as step 7's own run.
+#
+# A mutant is killed when the lab judges the run FAIL (a second owner, a
+# lost update, a bad tail, a hang, no progress); it survives when the run
+# passes.  A mutant that does not apply or compile is an error, not a kill.
+# Prints the kill table beside the one make mutants measured in QEMU
+# (book: the step-7 chapter) and "lab mutants: N killed, N survived";
+# exits non-zero if a mutant of kind x86 (list.tsv) survives on x86_64 or
+# anything could not be built.
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+short=0
+want=()
+for a in "$@"; do
+	case $a in
+	--short) short=1 ;;
+	-*) die "usage: $0 [--short] [mutant...]" ;;
+	*) want+=("$a") ;;
+	esac
+done
+if [ "$short" -eq 1 ]; then
+	# A hang shows after max + grace: keep both short.
+	ms_x86=1500 max_x86=4000 ms_sparc=2000 max_sparc=4000 grace=3
+else
+	ms_x86=5000 max_x86=15000 ms_sparc=5000 max_sparc=15000 grace=10
+fi
+thr_x86=4 thr_sparc=4
+# shellcheck source=common/scripts/lab-lib.sh
+. "$TOP/common/scripts/lab-lib.sh"
+
+step=7
+sdir=$(step_dir "$step")
+list=$TOP/common/mutants/list.tsv
+mapfile -t rows < <(grep -v '^#' "$list" | grep .)
+for w in "${want[@]}"; do
+	printf '%s\n' "${rows[@]}" | cut -f1 | grep -qxF -- "$w" ||
+		die "no mutant '$w'; the mutants are: $(printf '%s\n' "${rows[@]}" | cut -f1 | tr '\n' ' ')"
+done
+req=pending,queue,idx1,idx2,idx3,tailmax
+
+# The unmutated step first: if it does not pass here, no kill means much.
+table=()
+killed=0 survived=0 errors=0 escaped=0
+t0=$(now)
+for row in base$'\t'- "${rows[@]}"; do
+	name=${row%%$'\t'*}
+	kind=${row##*$'\t'}
+	if [ "$name" != base ] && [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qxF "$name"; then
+		continue
+	fi
+	tree=$LAB/mutant-src/$name
+	rm -rf "$tree"
+	mkdir -p "$(dirname "$tree")"
+	cp -r "$sdir/tree" "$tree"
+	if [ "$name" = base ]; then
+		say "lab: step $step unmutated (must PASS on both, or the table means nothing)"
+	else
+		say "lab mutant $name ($kind): $(head -1 "$TOP/common/mutants/$name.patch")"
+		if ! (cd "$tree" && GIT_CEILING_DIRECTORIES=$(cd .. && pwd) git apply "$TOP/common/mutants/$name.patch"); then
+			table+=("$(printf '%-24s %-9s %s' "$name" "$kind" "ERROR: does not apply to step $step's tree")")
+			errors=$((errors + 1))
+			continue
+		fi
+	fi
+	res=()
+	first=""
+	for arch in x86_64 sparc64; do
+		tag="mutant-$name $arch"
+		[ "$name" != base ] || tag="step-0$step-unmutated $arch"
+		if ! bin=$(build "$tree" nr64 "$arch" "mutant-$name-$arch"); then
+			res+=(ERROR)
+			first="${first:-$arch: $bin}"
+			errors=$((errors + 1))
+			continue
+		fi
+		s=$(now)
+		v=$(run "$bin" "$arch" "$tag" "$req")
+		el=$(($(now) - s))
+		case $v in
+		*": PASS "*) res+=("PASS(${el}s)") ;;
+		*) res+=("FAIL(${el}s)") first="${first:-$arch: ${v#*: FAIL }}" ;;
+		esac
+		printf '    %s\n' "$v" >&2
+	done
+	if [ "$name" = base ]; then
+		if [ "${res[0]}" = "${res[0]#PASS}" ] || [ "${res[1]}" = "${res[1]#PASS}" ]; then
+			die "step $step unmutated does not pass in the lab (${res[*]}); fix that first: $first"
+		fi
+		continue
+	fi
+	if [ "${res[0]#FAIL}" != "${res[0]}" ] || [ "${res[1]#FAIL}" != "${res[1]}" ]; then
+		verdict=killed
+		killed=$((killed + 1))
+	else
+		verdict=survived
+		survived=$((survived + 1))
+	fi
+	# Kind x86 must be killed by the native x86_64 run itself.
+	if [ "$kind" = x86 ] && [ "${res[0]#FAIL}" = "${res[0]}" ]; then
+		escaped=$((escaped + 1))
+		verdict="$verdict (ESCAPED on x86_64)"
+	fi
+	table+=("$(printf '%-24s %-9s %-10s %-10s %-9s %s' "$name" "$kind" "${res[0]}" "${res[1]}" "$verdict" "$(printf '%s' "$first" | cut -c1-150)")")
+done
+
+echo
+echo "Lab kill table: step $step + each mutant, 4 threads, $([ "$short" -eq 1 ] && echo "short runs (${ms_x86}-${max_x86} ms)" || echo "${ms_x86}-${max_x86} ms runs"); x86_64 native, sparc64 under $QEMU_SPARC64"
+printf '  %-24s %-9s %-10s %-10s %-9s %s\n' mutant kind x86_64 sparc64 verdict "first sign"
+printf '  %s\n' "${table[@]}"
+echo "lab mutants: $killed killed, $survived survived, $errors errors ($(($(now) - t0)) s)"
+[ "$errors" -eq 0 ] || exit 1
+[ "$escaped" -eq 0 ] || { echo "lab mutants: $escaped mutant(s) of kind x86 survived the x86_64 run"; exit 1; }
