@@ -60,7 +60,7 @@ static const char *param(const char *key, const char *def, char *buf,
 	snprintf(buf, size, "%s", def);
 	while ((p = strstr(p, key)) != NULL) {
 		if ((p == cmdline || p[-1] == ' ') && p[klen] == '=') {
-			size_t n = strcspn(p + klen + 1, " \n");
+			size_t n = strcspn(p + klen + 1, "\n ");
 
 			if (n >= size)
 				n = size - 1;

@@ -186,11 +186,13 @@ static void busted_lock(struct tlock *t)
 			break;
 	}
 	WRITE_ONCE(t->busted_word, 1);
+	/* Order the section after the claim: the lock is broken, not its fences. */
 	smp_mb();
 }
 
 static void busted_unlock(struct tlock *t)
 {
+	/* The section before the release, as a real unlock orders it. */
 	smp_mb();
 	WRITE_ONCE(t->busted_word, 0);
 }
