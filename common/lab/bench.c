@@ -106,14 +106,14 @@ static noinline void mcs_unlock(struct mcs_node **tail)
 	smp_store_release(&next->locked, 1);
 }
 
-/* The four locks, each alone in its cache line, and the guarded counter. */
+/* The four locks and the counter they guard, each alone in its cache line. */
 static struct {
-	arch_spinlock_t step;
-	atomic_t ticket;
-	pthread_spinlock_t pthread;
-	struct mcs_node *mcs;
-	unsigned long counter;
-} the __aligned(LAB_CACHELINE);
+	arch_spinlock_t step __aligned(LAB_CACHELINE);
+	atomic_t ticket __aligned(LAB_CACHELINE);
+	pthread_spinlock_t pthread __aligned(LAB_CACHELINE);
+	struct mcs_node *mcs __aligned(LAB_CACHELINE);
+	unsigned long counter __aligned(LAB_CACHELINE);
+} the;
 
 static noinline void step_lock(void)
 {

@@ -8,8 +8,11 @@
 # lock runs the same loops on this machine's own cores, threads pinned:
 #   uncontended   1 thread, nothing inside or between: the cost of one
 #                 lock + unlock (ns per acquisition);
-#   1..N threads  N = the usable cores (at most 4), HOLD pauses inside
-#                 and THINK pauses between acquisitions: throughput.
+#   moderate      1..N threads (N = the usable cores, at most 4), HOLD
+#                 pauses inside and THINK pauses between acquisitions:
+#                 throughput with the lock free most of the time;
+#   heavy         2..N threads, nothing inside or between: the lock goes
+#                 from core to core as fast as the lock can pass it.
 # Each configuration runs REPS times, interleaved (repetition, then
 # configuration, then lock, the order of the locks rotated each time), so
 # drift hits every lock alike; the table gives medians, min-max and the
@@ -85,6 +88,7 @@ done
 
 configs=("1 0 0")
 for t in $(seq 1 "$ncores"); do configs+=("$t $hold $think"); done
+for t in $(seq 2 "$ncores"); do configs+=("$t 0 0"); done
 total=$((reps * ${#configs[@]} * ${#locks[@]}))
 say "lab bench: ${#locks[@]} locks x ${#configs[@]} configurations x $reps repetition(s) of $ms ms = $total runs, about $((total * (ms + 20) / 1000)) s; $ncores core(s), threads pinned"
 
@@ -113,36 +117,44 @@ for r in $(seq 1 "$reps"); do
 	done
 done
 
-# The table: uncontended cost, then throughput at each thread count, each
-# with its ratio to the ticket lock's median of the same run.
+# The table: uncontended cost, moderate and heavy throughput at each
+# thread count, each with its ratio to the ticket lock's median from the
+# same run.
 awk -F, -v order="${locks[*]}" -v ncores="$ncores" -v hold="$hold" -v think="$think" \
 	-f "$TOP/common/scripts/stats.awk" -f /dev/stdin "$csv" >"$out/table.md" <<'EOF'
 NR > 1 {
-	key = $1 SUBSEP ($3 == 0 && $4 == 0 ? "u" : $2)
+	if ($3 == 0 && $4 == 0)
+		key = $1 SUBSEP ($2 == 1 ? "u" : "h" $2)
+	else
+		key = $1 SUBSEP "m" $2
 	ns[key] = ns[key] " " $7
 	mops[key] = mops[key] " " $8
 	fair[key] = fair[key] " " $9
 }
+function cell(l, c, what,    m, t, list) {
+	list = (what == "ns" ? ns[l SUBSEP c] : mops[l SUBSEP c])
+	m = median(list)
+	t = median(what == "ns" ? ns["ticket" SUBSEP c] : mops["ticket" SUBSEP c])
+	return sprintf(" %.*f (%.*f-%.*f) | %.2f |", (what == "ns" ? 1 : 2), m,
+		(what == "ns" ? 1 : 2), lo(list), (what == "ns" ? 1 : 2), hi(list), (t > 0 ? m / t : 0))
+}
 END {
 	n = split(order, lk, " ")
-	printf "| lock | uncontended ns/op (min-max) | x ticket |"
-	for (t = 1; t <= ncores; t++) printf " %d thr Mops/s (min-max) | x ticket |", t
-	printf " %d thr max/min |\n", ncores
-	printf "|:--|--:|--:|"
-	for (t = 1; t <= ncores; t++) printf "--:|--:|"
+	nc = 0
+	col[++nc] = "u"; name[nc] = "uncontended ns/op"; what[nc] = "ns"
+	for (t = 1; t <= ncores; t++) { col[++nc] = "m" t; name[nc] = "moderate " t " thr Mops/s"; what[nc] = "mops" }
+	for (t = 2; t <= ncores; t++) { col[++nc] = "h" t; name[nc] = "heavy " t " thr Mops/s"; what[nc] = "mops" }
+	printf "| lock |"
+	for (c = 1; c <= nc; c++) printf " %s (min-max) | x ticket |", name[c]
+	printf " heavy %d thr max/min |\n|:--|", ncores
+	for (c = 1; c <= nc; c++) printf "--:|--:|"
 	printf "--:|\n"
-	tu = median(ns["ticket" SUBSEP "u"])
 	for (i = 1; i <= n; i++) {
-		l = lk[i]
-		u = median(ns[l SUBSEP "u"])
-		printf "| %s | %.1f (%.1f-%.1f) | %.2f |", l, u, lo(ns[l SUBSEP "u"]), hi(ns[l SUBSEP "u"]), (tu > 0 ? u / tu : 0)
-		for (t = 1; t <= ncores; t++) {
-			m = median(mops[l SUBSEP t]); tm = median(mops["ticket" SUBSEP t])
-			printf " %.2f (%.2f-%.2f) | %.2f |", m, lo(mops[l SUBSEP t]), hi(mops[l SUBSEP t]), (tm > 0 ? m / tm : 0)
-		}
-		printf " %.2f |\n", median(fair[l SUBSEP ncores])
+		printf "| %s |", lk[i]
+		for (c = 1; c <= nc; c++) printf "%s", cell(lk[i], col[c], what[c])
+		printf " %.2f |\n", median(fair[lk[i] SUBSEP "h" ncores])
 	}
-	printf "\nuncontended: 1 thread, nothing inside or between; ns/op lower is better.  N thr: N threads pinned to N cores, %d pauses inside, %d between; Mops/s higher is better.  Medians over the repetitions.\n", hold, think
+	printf "\n*uncontended*: 1 thread, nothing inside or between (lower is better). *moderate*: N threads pinned to N cores, %d pauses inside, %d between. *heavy*: N threads, nothing inside or between. Mops/s: millions of acquisitions per second (higher is better). Medians over the repetitions, min-max in parentheses; *x ticket*: the ratio to the ticket lock's median in the same column.\n", hold, think
 }
 EOF
 wall=$(($(now) - t0))

@@ -28,7 +28,7 @@ for a in "${arches[@]}"; do
 done
 
 "$TOP/common/scripts/deps.sh" kernel "${arches[@]}"
-say "step $n: $(stage_title "$n")"
+if [ "$n" = today ]; then say "$(stage_title today)"; else say "step $n: $(stage_title "$n")"; fi
 "$TOP/common/scripts/source.sh" "$n"
 
 rc=0
