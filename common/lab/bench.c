@@ -45,6 +45,7 @@
 #include "ticket.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ____cacheline_aligned	__aligned(LAB_CACHELINE)	/* <linux/cache.h> */
 #define MAX_THREADS	64
 
 /* Shim runtime: thread i is CPU i; cpu_relax() never calls the hook. */
@@ -108,11 +109,11 @@ static noinline void mcs_unlock(struct mcs_node **tail)
 
 /* The four locks and the counter they guard, each alone in its cache line. */
 static struct {
-	arch_spinlock_t step __aligned(LAB_CACHELINE);
-	atomic_t ticket __aligned(LAB_CACHELINE);
-	pthread_spinlock_t pthread __aligned(LAB_CACHELINE);
-	struct mcs_node *mcs __aligned(LAB_CACHELINE);
-	unsigned long counter __aligned(LAB_CACHELINE);
+	arch_spinlock_t step ____cacheline_aligned;
+	atomic_t ticket ____cacheline_aligned;
+	pthread_spinlock_t pthread ____cacheline_aligned;
+	struct mcs_node *mcs ____cacheline_aligned;
+	unsigned long counter ____cacheline_aligned;
 } the;
 
 static noinline void step_lock(void)
