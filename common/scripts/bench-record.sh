@@ -20,4 +20,4 @@ record() { # FROM TO FILE...
 	say "recorded ${from#"$TOP"/} -> ${to#"$TOP"/}: $* ($(sed -n 's/^wall time: //p' "$from/run.txt"))"
 }
 record "$BUILD/bench" "$TOP/book/bench/kernel" results.csv table.md run.txt throughput.svg
-record "$BUILD/lab/bench" "$TOP/book/bench/lab" results.csv table.md run.txt
+record "$BUILD/lab/bench" "$TOP/book/bench/lab" results.csv table.md storefwd.txt run.txt

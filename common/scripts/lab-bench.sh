@@ -18,8 +18,11 @@
 # drift hits every lock alike; the table gives medians, min-max and the
 # ratio to the ticket lock from the same run.  Any lost update fails.
 #
-# Output: build/lab/bench/ (--smoke: bench-smoke/): results.csv, table.md, run.txt (the command,
-# the machine, the wall time).  Environment: REPS (5), MS (1000 per run),
+# Then common/lab/storefwd.c times four lock/unlock instruction pairs on
+# one word, one thread: what the uncontended column is made of.
+#
+# Output: build/lab/bench/ (--smoke: bench-smoke/): results.csv, table.md,
+# storefwd.txt, run.txt (the command, the machine, the wall time).  Environment: REPS (5), MS (1000 per run),
 # HOLD (4), THINK (16).  --smoke: one repetition of 100 ms (make test).
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -157,6 +160,12 @@ END {
 	printf "\n*uncontended*: 1 thread, nothing inside or between (lower is better). *moderate*: N threads pinned to N cores, %d pauses inside, %d between. *heavy*: N threads, nothing inside or between. Mops/s: millions of acquisitions per second (higher is better). Medians over the repetitions, min-max in parentheses; *x ticket*: the ratio to the ticket lock's median in the same column.\n", hold, think
 }
 EOF
+# The instructions under the uncontended column (one pinned thread).
+say "lab bench: lock/unlock instruction pairs on one word (common/lab/storefwd.c)"
+gcc "${CFLAGS[@]}" -I "$LABSRC/include" -o "$LAB/storefwd" "$LABSRC/storefwd.c" ||
+	die "common/lab/storefwd.c does not compile"
+"$LAB/storefwd" >"$out/storefwd.txt" || die "storefwd failed"
+
 wall=$(($(now) - t0))
 {
 	echo "command: common/scripts/lab-bench.sh$([ "$smoke" -eq 1 ] && echo " --smoke") (REPS=$reps MS=$ms HOLD=$hold THINK=$think)"
@@ -165,6 +174,8 @@ wall=$(($(now) - t0))
 	echo "wall time: $wall s ($total runs)"
 } >"$out/run.txt"
 cat "$out/table.md"
+echo
+cat "$out/storefwd.txt"
 echo
 cat "$out/run.txt"
 echo "lab bench: $total runs, every count exact; results in ${out#"$TOP"/}/"
