@@ -45,7 +45,7 @@ norm=""
 for s in $stages; do norm="$norm $(stage "$s")"; done
 read -r -a stages <<<"$norm"
 read -r -a cpus_list <<<"$cpus_list"
-for c in "${cpus_list[@]}"; do check_number "BENCH_CPUS entry" "$c" 1 8; done
+for c in "${cpus_list[@]}"; do check_number BENCH_CPUS "$c" 1 8; done
 case " ${stages[*]} " in *" 0 "*) ;; *) die "BENCH_STAGES must include 0: ratios are taken to step 0" ;; esac
 case " ${stages[*]} " in *" today "*) ;; *) die "BENCH_STAGES must include today: ratios are taken to today's lock" ;; esac
 

@@ -50,7 +50,7 @@ run "checkpatch: the project's C (qsl_torture, guest init, lab)" \
 mkdir -p "$BUILD/tools"
 run "guest init: common/guest/init.c builds with -Wall -Wextra -Werror" \
 	gcc -static -O2 -Wall -Wextra -Werror -o "$BUILD/tools/init-check" common/guest/init.c
-run "bad input: make step-42 names the valid steps" common/tests/bad-input.sh
+run "bad input: make step-42, bench and lab-bench with bad values stop with a clear message" common/tests/bad-input.sh
 
 echo "check: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

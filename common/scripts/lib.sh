@@ -28,11 +28,12 @@ valid_steps() {
 	printf '%s' "${out# }"
 }
 
-# step_dir N: the directory of step N, or a clear error listing valid steps.
+# step_dir N [ALSO]: the directory of step N, or a clear error listing the
+# valid steps (and ALSO, where more is accepted, as "today" by stage).
 step_dir() {
-	local n=$1 d
+	local n=$1 also=${2:+ $2} d
 	case $n in
-	'' | *[!0-9]*) die "'$n' is not a step number; valid steps: $(valid_steps)" ;;
+	'' | *[!0-9]*) die "'$n' is not a step number; valid steps: $(valid_steps)$also" ;;
 	esac
 	for d in $(step_dirs); do
 		if [ "$((10#$(basename "$d" | cut -c1-2)))" -eq "$((10#$n))" ]; then
@@ -40,7 +41,7 @@ step_dir() {
 			return 0
 		fi
 	done
-	die "there is no step $n; valid steps: $(valid_steps)"
+	die "there is no step $n; valid steps: $(valid_steps)$also"
 }
 
 # A stage is what a kernel is built from: a step number, or "today", the
@@ -50,7 +51,7 @@ step_dir() {
 stage() {
 	case $1 in
 	today) printf 'today\n' ;;
-	*) step_dir "$1" >/dev/null && printf '%s\n' "$((10#$1))" ;;
+	*) step_dir "$1" today >/dev/null && printf '%s\n' "$((10#$1))" ;;
 	esac
 }
 
