@@ -44,6 +44,8 @@ check_number REPS "$reps" 1 100
 check_number MS "$ms" 10 60000
 check_number HOLD "$hold" 0 100000
 check_number THINK "$think" 0 100000
+[ "$hold" -gt 0 ] || [ "$think" -gt 0 ] ||
+	die "HOLD=0 THINK=0 is the heavy workload, which runs anyway; the moderate one needs pauses"
 
 # shellcheck source=common/scripts/lab-lib.sh
 . "$TOP/common/scripts/lab-lib.sh"

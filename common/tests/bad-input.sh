@@ -29,3 +29,4 @@ expect "BENCH_STAGES must include today" BENCH_STAGES="0 7" make -s bench
 expect "REPS=0 is out of range" REPS=0 make -s bench
 expect "BENCH_CPUS=9 is out of range" BENCH_CPUS="1 9" make -s bench
 expect "MS=5 is out of range" MS=5 make -s lab-bench
+expect "HOLD=0 THINK=0 is the heavy workload" HOLD=0 THINK=0 make -s lab-bench
