@@ -19,8 +19,9 @@ csv=$1 out=$2
 # lists them in series order: steps by number, then today.
 stages=$(awk -F, 'NR > 1 { print $1 }' "$csv" | sort -u | sort -n | awk '$1 != "today"')
 grep -q '^today,' "$csv" && stages="$stages today"
+cpus=$(awk -F, 'NR > 1 { print $2 }' "$csv" | sort -un)
 
-awk -F, -v stages="$stages" -v dat="$out/throughput.dat" \
+awk -F, -v stages="$stages" -v cpulist="$cpus" -v dat="$out/throughput.dat" \
 	-f "$TOP/common/scripts/stats.awk" -f /dev/stdin "$csv" >"$out/table.md" <<'EOF'
 NR > 1 {
 	key = $1 SUBSEP $2
@@ -28,15 +29,10 @@ NR > 1 {
 	fair[key] = fair[key] " " $9
 	wait[key] = wait[key] " " $10
 	nrep[key]++
-	if (!($2 in seen)) { seen[$2] = 1; cpus[++nc] = $2 }
 }
 END {
 	ns = split(stages, st, " ")
-	# vCPU counts ascending
-	for (i = 2; i <= nc; i++)
-		for (j = i; j > 1 && cpus[j - 1] + 0 > cpus[j] + 0; j--) {
-			t = cpus[j]; cpus[j] = cpus[j - 1]; cpus[j - 1] = t
-		}
+	nc = split(cpulist, cpus, "\n")
 	print "| vCPUs | stage | writes/s median | min - max | x step 0 | x today | writer max/min | qsl worst wait (us) | runs |"
 	print "|------:|:------|----------------:|:----------|---------:|--------:|---------------:|--------------------:|-----:|"
 	printf "# idx stage" > dat

@@ -96,8 +96,8 @@ for r in $(seq 1 "$reps"); do
 			read -r writes wmax wmin <<<"$w"
 			[ -n "${wmin:-}" ] || die "bench: cannot read the writes from: $v"
 			q=$(tr -d '\r' <"$log" | grep -a -m1 'qsl_torture: RESULT PASS')
-			maxwait=$(printf '%s\n' "$q" | tr ' ' '\n' | sed -n 's/^maxwait_us=//p')
-			qfair=$(printf '%s\n' "$q" | tr ' ' '\n' | sed -n 's/^fair=//p')
+			maxwait=$(field maxwait_us "$q")
+			qfair=$(field fair "$q")
 			wps=$((writes / duration))
 			fair=$(awk -v a="$wmax" -v b="$wmin" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 			echo "$s,$c,$r,$duration,$writes,$wps,$wmax,$wmin,$fair,$maxwait,$qfair,${log#"$TOP"/}" >>"$csv"
@@ -114,7 +114,7 @@ wall=$(($(now) - t0))
 {
 	echo "command: $([ "$smoke" = 1 ] && echo "common/scripts/bench.sh --smoke" || echo "make bench") (REPS=$reps DURATION=$duration BENCH_STAGES=\"${stages[*]}\" BENCH_CPUS=\"${cpus_list[*]}\")"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)"
+	echo "host: $(host_summary), $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo)"
 	echo "guest: QEMU $(qemu-system-x86_64 --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p') TCG (multi-threaded), x86_64, $KVER, tinyconfig + common/config"
 	echo "wall time: $wall s ($total boots)"
 } >"$out/run.txt"

@@ -112,9 +112,11 @@ for r in $(seq 1 "$reps"); do
 			k=$((k + 1))
 			line=$("${bins[i]}" -l "$kind" -t "$t" -d "$ms" -H "$h" -K "$th") ||
 				die "lab bench: $lock with $t thread(s) failed: $line"
-			read -r nops nsop mops fair <<<"$(printf '%s\n' "$line" | tr ' ' '\n' |
-				sed -n 's/^\(ops\|ns_per_op\|mops\|fair\)=//p' | tr '\n' ' ')"
-			[ -n "${fair:-}" ] || die "lab bench: cannot read: $line"
+			nops=$(field ops "$line") nsop=$(field ns_per_op "$line")
+			mops=$(field mops "$line") fair=$(field fair "$line")
+			if [ -z "$nops" ] || [ -z "$nsop" ] || [ -z "$mops" ] || [ -z "$fair" ]; then
+				die "lab bench: cannot read: $line"
+			fi
 			echo "$lock,$t,$h,$th,$r,$nops,$nsop,$mops,$fair" >>"$csv"
 			printf '    [%d/%d] rep %d %-8s %d thread(s) hold %d think %d: %8s ns/op %8s Mops/s max/min %s\n' \
 				"$k" "$total" "$r" "$lock" "$t" "$h" "$th" "$nsop" "$mops" "$fair" >&2
@@ -172,7 +174,7 @@ wall=$(($(now) - t0))
 {
 	echo "command: common/scripts/lab-bench.sh$([ "$smoke" -eq 1 ] && echo " --smoke") (REPS=$reps MS=$ms HOLD=$hold THINK=$think)"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "host: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1); gcc $(gcc -dumpversion), -O2"
+	echo "host: $(host_summary); gcc $(gcc -dumpversion), -O2"
 	echo "wall time: $wall s ($total runs)"
 } >"$out/run.txt"
 cat "$out/table.md"

@@ -37,12 +37,8 @@ thr_x86=4 thr_sparc=4
 
 step=7
 sdir=$(step_dir "$step")
-list=$TOP/common/mutants/list.tsv
-mapfile -t rows < <(grep -v '^#' "$list" | grep .)
-for w in "${want[@]}"; do
-	printf '%s\n' "${rows[@]}" | cut -f1 | grep -qxF -- "$w" ||
-		die "no mutant '$w'; the mutants are: $(printf '%s\n' "${rows[@]}" | cut -f1 | tr '\n' ' ')"
-done
+rows=$(mutant_rows "${want[@]}")
+mapfile -t rows <<<"$rows"
 req=pending,queue,idx1,idx2,idx3,tailmax
 
 # The unmutated step first: if it does not pass here, no kill means much.
@@ -52,9 +48,6 @@ t0=$(now)
 for row in base$'\t'- "${rows[@]}"; do
 	name=${row%%$'\t'*}
 	kind=${row##*$'\t'}
-	if [ "$name" != base ] && [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qxF "$name"; then
-		continue
-	fi
 	tree=$LAB/mutant-src/$name
 	rm -rf "$tree"
 	mkdir -p "$(dirname "$tree")"

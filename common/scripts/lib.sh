@@ -58,11 +58,11 @@ stage() {
 # stage_title STAGE: one line saying what the stage is.
 stage_title() {
 	if [ "$1" = today ]; then
-		printf 'today - the pristine %s tree, 6.1'"'"'s own qspinlock (no patch)\n' "$KVER"
+		printf 'today: the pristine %s tree, 6.1'"'"'s own qspinlock (no patch)\n' "$KVER"
 	else
 		local d
 		d=$(step_dir "$1")
-		printf '%s - %s\n' "$(basename "$d")" "$(patch_subject "$(step_patch "$d")")"
+		printf 'step %s: %s - %s\n' "$1" "$(basename "$d")" "$(patch_subject "$(step_patch "$d")")"
 	fi
 }
 
@@ -142,6 +142,32 @@ src_id() {
 BADNESS_RE='\<BUG\>|WARNING:|Oops|Call Trace|Kernel panic|general protection fault|Unable to handle|detected stall|self-detected stall|Stall ended|soft lockup|hard LOCKUP|blocked for more than|hung_task|lockdep|possible recursive locking|inconsistent lock state|circular locking|DEADLOCK|Attempted to kill init'
 
 now() { date +%s; }
+
+# field NAME LINE: the value of NAME=value on a line of key=value words
+# (qsl_torture's RESULT line, the lab benchmark's line); empty if absent.
+field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+# host_summary: the host's CPU count and model, for benchmark records.
+host_summary() {
+	printf '%s CPUs, %s\n' "$(nproc)" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+}
+
+# mutant_rows [NAME...]: the rows (name TAB kind) of common/mutants/list.tsv,
+# only those named if names are given; an unknown name stops with the list.
+# Call it in a command substitution, so that its error stops the caller.
+mutant_rows() {
+	local rows w
+	rows=$(grep -v '^#' "$TOP/common/mutants/list.tsv" | grep .)
+	for w in "$@"; do
+		printf '%s\n' "$rows" | cut -f1 | grep -qxF -- "$w" ||
+			die "no mutant '$w'; the mutants are: $(printf '%s\n' "$rows" | cut -f1 | tr '\n' ' ')"
+	done
+	if [ $# -eq 0 ]; then
+		printf '%s\n' "$rows"
+	else
+		printf '%s\n' "$rows" | awk -F'\t' -v want=" $* " 'index(want, " " $1 " ")'
+	fi
+}
 
 # The subject of a patch, without "[PATCH]", unfolded.
 patch_subject() {

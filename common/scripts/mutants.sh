@@ -10,21 +10,13 @@ set -eu
 cd "$TOP"
 
 step=7
-list=$TOP/common/mutants/list.tsv
-mapfile -t rows < <(grep -v '^#' "$list" | grep .)
-want=("$@")
-for w in "${want[@]}"; do
-	printf '%s\n' "${rows[@]}" | cut -f1 | grep -qxF -- "$w" ||
-		die "no mutant '$w'; the mutants are: $(printf '%s\n' "${rows[@]}" | cut -f1 | tr '\n' ' ')"
-done
+rows=$(mutant_rows "$@")
+mapfile -t rows <<<"$rows"
 table=()
 killed=0 survived=0 escaped=0
 for row in "${rows[@]}"; do
 	name=${row%%$'\t'*}
 	kind=${row##*$'\t'}
-	if [ ${#want[@]} -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qxF "$name"; then
-		continue
-	fi
 	say "mutant $name ($kind): $(head -1 "$TOP/common/mutants/$name.patch")"
 	v=$(MUTANT=$name TAG=mutant "$TOP/common/scripts/step.sh" "$step" x86_64 | tail -1) || true
 	log=$(printf '%s' "$v" | sed -n 's/.*(log: \(.*\))$/\1/p')

@@ -28,7 +28,7 @@ for a in "${arches[@]}"; do
 done
 
 "$TOP/common/scripts/deps.sh" kernel "${arches[@]}"
-if [ "$n" = today ]; then say "$(stage_title today)"; else say "step $n: $(stage_title "$n")"; fi
+say "$(stage_title "$n")"
 "$TOP/common/scripts/source.sh" "$n"
 
 rc=0

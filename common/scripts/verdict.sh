@@ -89,7 +89,7 @@ if [ "$qsl" != off ]; then
 	*) fail "qsl_torture: unreadable result: ${qline#*RESULT }" ;;
 	esac
 	# counter NAME: the value of NAME=... on the RESULT line, or empty.
-	counter() { printf '%s\n' "$qline" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	counter() { field "$1" "$qline"; }
 	shape=$(counter shape)
 	[ "$shape" = "$lock" ] ||
 		fail "qsl_torture saw a lock word shaped like $shape while holding the lock, expected $lock"
