@@ -9,7 +9,7 @@ SCRIPTS := common/scripts
 ARCH ?=
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
 
-.PHONY: help deps check test today bench bench-record series snapshots edit-series export-series mutants book lab lab-bench clean distclean
+.PHONY: help deps check test verify verify-mutants today bench bench-record series snapshots edit-series export-series mutants book lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -28,6 +28,9 @@ help:
 	@echo "  make bench-record  copy the last full bench and lab-bench results into book/bench/"
 	@echo "  make mutants       boot step 7 with each bug of common/mutants/; print the kill table"
 	@echo "  make book          render book/ to HTML and EPUB in build/book/"
+	@echo "  make verify        the lock checker: steps 1..8 on simulated CPUs, every interleaving of small"
+	@echo "                     configurations (and PCT for large ones) under SC and TSO, then its kill table"
+	@echo "  make verify-N      the lock checker on step N only (MODELS=\"sc tso\" CONFIGS=\"c3a1 ...\")"
 	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user),"
 	@echo "                     then the mutants of common/mutants/ in the lab: the lab's kill table"
 	@echo "  make lab-bench     time every step's lock on this machine's cores beside ticket, pthread and MCS locks"
@@ -41,6 +44,15 @@ help:
 
 step-%:
 	@$(SCRIPTS)/step.sh "$*" $(ARCH)
+
+verify:
+	@$(SCRIPTS)/verify.sh $(if $(MODELS),--models "$(MODELS)") $(if $(CONFIGS),--configs "$(CONFIGS)") && $(SCRIPTS)/verify-mutants.sh
+
+verify-mutants:
+	@$(SCRIPTS)/verify-mutants.sh $(MUTANTS)
+
+verify-%:
+	@$(SCRIPTS)/verify.sh $(if $(MODELS),--models "$(MODELS)") $(if $(CONFIGS),--configs "$(CONFIGS)") "$*"
 
 today:
 	@$(SCRIPTS)/step.sh today $(ARCH)
@@ -64,7 +76,7 @@ export-series:
 	@$(SCRIPTS)/export-series.sh
 
 deps:
-	@$(SCRIPTS)/deps.sh kernel x86_64 sparc64 check book lab bench && echo "deps: OK"
+	@$(SCRIPTS)/deps.sh kernel x86_64 sparc64 check book lab bench verify && echo "deps: OK"
 
 check:
 	@$(SCRIPTS)/check.sh
@@ -91,7 +103,7 @@ test:
 	@$(SCRIPTS)/test.sh
 
 clean:
-	rm -rf build/src build/overlay build/logs build/series build/tools build/snapshot.tmp build/diff-pristine build/lab build/book
+	rm -rf build/src build/overlay build/logs build/series build/tools build/snapshot.tmp build/diff-pristine build/lab build/book build/verify
 
 distclean:
 	rm -rf build

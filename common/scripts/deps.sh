@@ -14,6 +14,7 @@ pkgs_for() {
 	book) echo "pandoc graphviz" ;;
 	bench) echo "gnuplot-nox" ;;
 	lab) echo "gcc gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-user-static" ;;
+	verify) echo "gcc binutils" ;;
 	*) die "deps.sh: unknown group '$1'" ;;
 	esac
 }

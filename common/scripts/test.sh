@@ -1,6 +1,7 @@
 #!/bin/bash
 # test.sh: the whole test suite (the README's test command, `make test`).
-#  1. make check (no kernel build), the book's tests, the userspace lab
+#  1. make check (no kernel build), the book's tests, the lock checker
+#     (short configurations) and its kill table, the userspace lab
 #     (short), its kill table of the mutants (short) and its host
 #     benchmark (one 100 ms repetition);
 #  2. every step, and today's pristine tree, booted on the architectures
@@ -44,6 +45,11 @@ if "$TOP/common/scripts/check.sh"; then record 0 "make check"; else record 1 "ma
 
 say "the book: every step has a chapter, every include, link and image resolves"
 if "$TOP/common/tests/book.sh"; then record 0 "book (common/tests/book.sh)"; else record 1 "book (common/tests/book.sh)"; fi
+
+say "the lock checker, short configurations: every step's lock on simulated CPUs, SC and TSO"
+lastline "verify --short" "$TOP/common/scripts/verify.sh" --short
+say "the lock checker's kill table"
+lastline "verify-mutants" "$TOP/common/scripts/verify-mutants.sh"
 
 say "the userspace lab, short version"
 lastline "lab --short" "$TOP/common/scripts/lab.sh" --short

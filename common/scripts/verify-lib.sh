@@ -1,0 +1,67 @@
+# shellcheck shell=bash
+# The lock checker's shared part: how a step's lock code is compiled for
+# the checker.  Sourced by verify.sh and verify-mutants.sh, after lib.sh,
+# with OUT set (build/verify).
+
+"$TOP/common/scripts/deps.sh" verify
+
+VSRC=$TOP/common/verify
+LABSRC=$TOP/common/lab
+
+# As the lab compiles a step (common/scripts/lab-lib.sh), plus -fsanitize=
+# thread on the lock code and its users: every access they make to memory
+# becomes a call into the checker (-Wno-tsan: gcc warns that it cannot
+# instrument fences; the checker supplies __tsan_atomic_thread_fence()).
+# The generic atomic_test_and_set_bit(): the x86 one is inline assembly
+# (LOCK BTS), which the instrumentation cannot see; both are a fully
+# ordered read-modify-write of the bit.
+CFLAGS=(-std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-strict-aliasing
+	-fno-strict-overflow -fno-pie)
+TSAN=(-fsanitize=thread -Wno-tsan -Wno-unused-parameter -DLAB_GENERIC_TEST_AND_SET_BIT)
+
+run_logged() {
+	echo "+ $*"
+	"$@"
+}
+
+# build TREE VARIANT NAME: build/verify/NAME/verify, or a FAIL reason.
+build() {
+	local t=$1 variant=$2 name=$3 nr out asmdir flags
+	case $variant in
+	nr64) nr=64 ;;
+	nr16k) nr=16384 ;;
+	esac
+	out=$OUT/$name
+	rm -rf "$out"
+	mkdir -p "$out"
+	asmdir=$t/arch/x86/include
+	[ -f "$asmdir/asm/qspinlock.h" ] || asmdir=$LABSRC/generic
+	flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" -I "$VSRC/include" -I "$VSRC"
+		-I "$LABSRC/include" -I "$asmdir" -I "$t/include" -iquote "$t/kernel/locking")
+	{
+		echo "asm/qspinlock.h: ${asmdir#"$TOP"/}"
+		run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$t/kernel/locking/qspinlock.c" -o "$out/qspinlock.o" &&
+			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
+			run_logged gcc -no-pie -o "$out/verify" "$out/qspinlock.o" "$out/api.o" "$OUT/checker.o"
+	} >"$out/build.log" 2>&1 || {
+		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
+		return 1
+	}
+	echo "$out/verify"
+}
+
+# build_checker: $OUT/checker.o, the checker itself, once for every step.
+build_checker() {
+	mkdir -p "$OUT"
+	run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/checker.c" -o "$OUT/checker.o" >"$OUT/checker.log" 2>&1 ||
+		die "verify: common/verify/checker.c does not compile (log: ${OUT#"$TOP"/}/checker.log)"
+}
+
+# expected STAGE VARIANT MODEL CONFIG: FAIL and the reason, or PASS.
+expected() {
+	awk -F'\t' -v s="$1" -v v="$2" -v m="$3" -v c="$4" '
+		/^#/ || NF < 5 { next }
+		($1 == s) && ($2 == v || $2 == "*") && ($3 == m || $3 == "*") &&
+		($4 == c || $4 == "*") { print $5 "\t" $6; found = 1; exit }
+		END { if (!found) print "PASS\t" }' common/verify/expect.tsv
+}

@@ -1,0 +1,100 @@
+#!/bin/bash
+# verify-mutants.sh [NAME...]: the lock checker's kill table.
+#
+# Each mutant of common/verify/mutants.tsv is applied to a copy of its
+# step's tree, compiled for the checker exactly as verify.sh compiles the
+# step, and checked under each model the table names, one configuration of
+# common/verify/plan.tsv's short rows after the other, until one fails.
+# A mutant is killed under a model when a configuration fails there; a
+# mutant that survives a model that must kill it fails the run, and so
+# does one that does not apply or compile.  Prints the kill table
+# (executions to the first failure, trace length) and ends with
+# "verify mutants: N killed, N survived where they must not, N errors".
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+want=()
+for a in "$@"; do
+	case $a in
+	-*) die "usage: $0 [mutant...]  (mutants: $(grep -v '^#' common/verify/mutants.tsv | cut -f1 | tr '\n' ' '))" ;;
+	*)
+		grep -q "^$a	" common/verify/mutants.tsv ||
+			die "verify-mutants: unknown mutant '$a'; valid: $(grep -v '^#' common/verify/mutants.tsv | cut -f1 | tr '\n' ' ')"
+		want+=("$a")
+		;;
+	esac
+done
+
+OUT=$BUILD/verify
+# shellcheck source=common/scripts/verify-lib.sh
+. "$TOP/common/scripts/verify-lib.sh"
+mkdir -p "$OUT/logs" "$OUT/mutant-src"
+build_checker
+
+killed=0 bad=0 errors=0 table=()
+t0=$(now)
+while IFS=$'\t' read -r name step must also; do
+	case $name in '#'* | '') continue ;; esac
+	if [ "${#want[@]}" -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then
+		continue
+	fi
+	sdir=$(step_dir "$step")
+	tree=$OUT/mutant-src/$name
+	rm -rf "$tree"
+	cp -r "$sdir/tree" "$tree"
+	say "verify mutant $name (step $step): $(head -1 "common/mutants/$name.patch")"
+	if ! (cd "$tree" && GIT_CEILING_DIRECTORIES=$(cd .. && pwd) git apply "$TOP/common/mutants/$name.patch"); then
+		table+=("$(printf '%-24s %-5s %s' "$name" "$step" "ERROR: does not apply to step $step's tree")")
+		errors=$((errors + 1))
+		continue
+	fi
+	if ! bin=$(build "$tree" nr64 "mutant-$name"); then
+		table+=("$(printf '%-24s %-5s %s' "$name" "$step" "ERROR: $bin")")
+		errors=$((errors + 1))
+		continue
+	fi
+	models="$must $also"
+	for m in ${models//-/}; do
+		res="survived" first=""
+		while IFS=$'\t' read -r cname cshort sc_opts tso_opts _; do
+			case $cname in '#'* | '') continue ;; esac
+			[ "$cshort" = yes ] || continue
+			case $m in sc) copts=$sc_opts ;; tso) copts=$tso_opts ;; esac
+			[ "$copts" != - ] || continue
+			# only where the unmutated step passes: its own known bugs kill nothing
+			[ "$(expected "$step" nr64 "$m" "$cname" | cut -f1)" = PASS ] || continue
+			log=$OUT/logs/mutant-$name-$m-$cname.log
+			rc=0
+			# shellcheck disable=SC2086 # copts is a list of options
+			timeout 600 "$bin" -q -m "$m" -N "mutant-$name/$cname" $copts >"$log" 2>&1 || rc=$?
+			if [ "$rc" -eq 1 ]; then
+				line=$(grep -m1 '^verify ' "$log")
+				x=$(printf '%s\n' "$line" | sed -n 's/.*(execution \([0-9]*\), \([0-9]*\) events.*/\1 executions, \2-event trace/p')
+				res="killed by $cname ($x)"
+				first=$(printf '%s\n' "$line" | sed 's/^[^:]*: FAIL: //; s/ (execution.*//')
+				break
+			elif [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+				res="ERROR (exit $rc, log: ${log#"$TOP"/})"
+				errors=$((errors + 1))
+				break
+			fi
+		done <common/verify/plan.tsv
+		counted=no
+		case " $must " in *" $m "*) counted=yes ;; esac
+		case $res in
+		killed*) [ "$counted" = no ] || killed=$((killed + 1)) ;;
+		survived) [ "$counted" = no ] || { bad=$((bad + 1)); res="SURVIVED (must be killed)"; } ;;
+		esac
+		[ "$counted" = yes ] || res="$res (reported, not counted)"
+		table+=("$(printf '%-24s %-5s %-5s %-60s %s' "$name" "$step" "$m" "$res" "$(printf '%s' "$first" | cut -c1-90)")")
+		printf '    %s %s: %s\n' "$name" "$m" "$res" >&2
+	done
+done <common/verify/mutants.tsv
+
+echo
+echo "Lock checker kill table (the short configurations of common/verify/plan.tsv, first failure wins):"
+printf '  %-24s %-5s %-5s %-60s %s\n' mutant step model result "first failure"
+printf '  %s\n' "${table[@]}"
+echo "verify mutants: $killed killed, $bad survived where they must not, $errors errors ($(($(now) - t0)) s)"
+[ "$bad" -eq 0 ] && [ "$errors" -eq 0 ]

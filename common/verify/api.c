@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lock checker: the users of the step's lock, compiled like the lock
+ * itself (with -fsanitize=thread, so that every load and store they make
+ * to shared memory is a scheduling point of the checker).
+ *
+ * The lock under test sits in the low half of a 64-bit word whose other
+ * half is a count, as in the kernel's struct lockref: a critical section
+ * increments the count under the lock, and a lockref-style user
+ * increments it with one 64-bit cmpxchg while arch_spin_value_unlocked()
+ * says the lock in the word it read is free, taking the lock otherwise.
+ * Either way no increment may be lost.
+ */
+#include <linux/smp.h>
+#include <linux/percpu.h>
+#include <asm/qspinlock.h>
+#include "mcs_spinlock.h"
+#include "vc.h"
+
+_Static_assert(sizeof(arch_spinlock_t) == 4, "the lock is one 32-bit word");
+
+/* The lock word's fields, for the checker's trace and its tail check. */
+const struct vc_layout vc_layout = {
+	.locked_mask = _Q_LOCKED_MASK,
+#ifdef _Q_PENDING_MASK
+	.pending_mask = _Q_PENDING_MASK,
+#endif
+	.tail_idx_offset = _Q_TAIL_IDX_OFFSET,
+	.tail_idx_mask = _Q_TAIL_IDX_MASK,
+	.tail_cpu_offset = _Q_TAIL_CPU_OFFSET,
+	.node_size = sizeof(struct mcs_spinlock),
+	.node_count_offset = __builtin_offsetof(struct mcs_spinlock, count),
+};
+
+union vc_word {
+	u64 word;
+	struct {
+		arch_spinlock_t lock;
+		int count;
+	};
+};
+
+static inline arch_spinlock_t *vc_lock_of(struct vc_lockref *l)
+{
+	return (arch_spinlock_t *)&l->word;
+}
+
+void vc_api_lock(struct vc_lockref *l)
+{
+	arch_spin_lock(vc_lock_of(l));
+}
+
+void vc_api_unlock(struct vc_lockref *l)
+{
+	arch_spin_unlock(vc_lock_of(l));
+}
+
+/*
+ * The critical section: nobody else may be inside (the owner field), the
+ * lock must say it is locked, and the count goes up by a non-atomic
+ * read-modify-write that a second owner would break.
+ */
+void vc_api_critical_section(struct vc_lockref *l, int me)
+{
+	union vc_word *w = (union vc_word *)&l->word;
+	int owner = l->owner;
+
+	if (owner != -1)
+		vc_fail("mutual exclusion: CPU context %d entered while %d is inside",
+			me, owner);
+	l->owner = me;
+	if (!arch_spin_is_locked(vc_lock_of(l)))
+		vc_fail("spin_is_locked() is false inside the critical section");
+	w->count = w->count + 1;
+	owner = l->owner;
+	if (owner != me)
+		vc_fail("mutual exclusion: CPU context %d found owner %d inside",
+			me, owner);
+	l->owner = -1;
+}
+
+/*
+ * lockref_get() as lib/lockref.c does it: while the lock in the word is
+ * free, add one to the count with a cmpxchg of the whole word; if it is
+ * held, return false and the caller takes the lock.
+ */
+bool vc_api_lockref_get(struct vc_lockref *l)
+{
+	union vc_word old, new, prev;
+
+	old.word = READ_ONCE(l->word);
+	while (arch_spin_value_unlocked(old.lock)) {
+		new.word = old.word;
+		new.count++;
+		prev.word = cmpxchg_relaxed(&l->word, old.word, new.word);
+		if (prev.word == old.word)
+			return true;
+		old.word = prev.word;
+	}
+	return false;
+}

@@ -1,0 +1,1624 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lock checker: a step's own compiled qspinlock.c on simulated CPUs,
+ * every interleaving of a small configuration (or seeded PCT schedules of
+ * a large one), under a chosen memory model.  See common/verify/README.md.
+ *
+ * The lock code and its users (api.c, litmus.c) are compiled with
+ * -fsanitize=thread: gcc then calls __tsan_readN()/__tsan_writeN() before
+ * every plain load and store and turns every __atomic builtin into a
+ * __tsan_atomic*() call.  This file supplies those entry points instead of
+ * libtsan.  Each is a scheduling point: the simulated CPU stops there, the
+ * explorer picks who goes next, and the access is performed on the memory
+ * model when the CPU is picked.  Plain loads get their value from the
+ * model (it is written into the real location just before the compiled
+ * load reads it); plain stores are harvested from the real location at
+ * the CPU's next call into the checker.  Accesses outside the modelled
+ * memory (the stack) are not shared and pass through.
+ *
+ * Exploration is stateless: every execution starts from the initial state
+ * and replays a prefix of choices.  The exhaustive mode is DPOR (Flanagan
+ * and Godefroid, POPL 2005) with sleep sets; the random mode is PCT
+ * (Burckhardt et al., ASPLOS 2010).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vc.h"
+
+typedef uint8_t u8;
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+/* ---- configuration ---------------------------------------------------- */
+
+#define MAX_CPUS	64
+#define MAX_LEVELS	4	/* task, softirq, hardirq, NMI: nodes 0..3 */
+#define MAX_TASKS	(MAX_CPUS * MAX_LEVELS)
+#define MAX_PROCS	(MAX_TASKS + MAX_CPUS)	/* tasks, then store buffers */
+#define DPOR_PROCS	64	/* bitmask width of the exhaustive explorer */
+#define MAX_EVENTS	4000
+#define MAX_READS	8
+#define SBUF		16
+#define STACK_SIZE	(64 * 1024)
+
+enum model { SC, TSO, WEAK };
+static const char *const model_name[] = { "sc", "tso", "weak" };
+
+static struct {
+	int cpus, acq, levels, irq_acq;
+	int lockref;		/* CPUs 0..lockref-1 use the lockref path */
+	enum model model;
+	long max_execs;
+	int pct;		/* 0: exhaustive (DPOR); else PCT depth */
+	u64 seed;
+	const char *replay;
+	const char *name;
+	const char *self;
+	int quiet;
+	int minimise;
+	long min_budget;
+	int bound;		/* preemptions per execution, exhaustive mode */
+} cfg = {
+	.cpus = 2, .acq = 1, .levels = 1, .irq_acq = 1,
+	.max_execs = 2000000, .min_budget = 20000, .minimise = 1,
+	.bound = 1000,
+};
+
+/* ---- modelled memory ------------------------------------------------- */
+
+/*
+ * The arena holds everything shared: the locks with their counts and
+ * owners, then one copy of the per-CPU section for every simulated CPU.
+ * mem[] is the model's memory (what a store that left its CPU wrote);
+ * arena[] is only where compiled code reads and writes.
+ */
+#define ARENA_SIZE	(1 << 16)
+static u8 arena[ARENA_SIZE] __attribute__((__aligned__(64)));
+static u8 mem[ARENA_SIZE] __attribute__((__aligned__(64)));
+#define LOCKS_OFF	0
+#define PCPU_OFF	1024
+
+extern char __start_vc_percpu[], __stop_vc_percpu[];
+static unsigned long pcpu_size;
+
+static struct vc_lockref *const locks = (struct vc_lockref *)arena;
+
+int vc_cpu;
+unsigned long vc_this_cpu_off;
+
+unsigned long vc_per_cpu_offset(int cpu)
+{
+	return (unsigned long)(arena + PCPU_OFF + cpu * pcpu_size) -
+	       (unsigned long)__start_vc_percpu;
+}
+
+static inline int in_arena(const void *p)
+{
+	return (const u8 *)p >= arena && (const u8 *)p < arena + ARENA_SIZE;
+}
+
+static inline u32 off_of(const void *p)
+{
+	return (const u8 *)p - arena;
+}
+
+/* ---- operations ------------------------------------------------------ */
+
+enum kind { OP_READ, OP_WRITE, OP_RMW, OP_FENCE, OP_AWAIT, OP_IRQ, OP_END,
+	    OP_FLUSH };
+enum rmw { R_XCHG, R_ADD, R_SUB, R_AND, R_OR, R_XOR, R_NAND, R_CAS };
+enum fence { F_MB, F_RMB, F_WMB };
+static const char *const rmw_name[] = { "xchg", "add", "sub", "and", "or",
+					"xor", "nand", "cmpxchg" };
+
+struct range {
+	u32 off;
+	u8 size;
+};
+
+struct op {
+	u8 kind, size, rmw, mo, nr;	/* nr: ranges of an AWAIT */
+	u32 off;
+	struct range r[MAX_READS];
+	const void *pc;
+	u64 a, b;
+};
+
+/* C11 memory orders as tsan passes them. */
+enum { MO_RELAXED, MO_CONSUME, MO_ACQUIRE, MO_RELEASE, MO_ACQ_REL, MO_SEQ_CST };
+
+/* ---- simulated CPUs -------------------------------------------------- */
+
+struct task {
+	int id, cpu, level;
+	void *sp;
+	u8 *stack;
+	int state;	/* 0: runnable, 1: finished */
+	struct op op;	/* the operation it is stopped at */
+	u64 result;
+	/* a plain store made since its last call into the checker */
+	u32 pw_off;
+	u8 pw_size;
+	/*
+	 * What an AWAIT waits on: the loads since its last cpu_relax() or
+	 * store, whichever came later (a spin loop stores nothing).
+	 */
+	int nreads;
+	struct range reads[MAX_READS];
+	u64 read_val[MAX_READS];
+	int active;	/* an interrupt context between entry and exit */
+	int done_acq;
+};
+
+static struct task tasks[MAX_TASKS];
+static int ntasks, nprocs;
+static struct task *cur;
+static void *sched_sp;
+
+/* x86-64 context switch: callee-saved registers on the old stack. */
+void vc_switch(void **save, void *to);
+__asm__(".text\n"
+	".globl vc_switch\n"
+	"vc_switch:\n"
+	"	pushq %rbp\n	pushq %rbx\n	pushq %r12\n"
+	"	pushq %r13\n	pushq %r14\n	pushq %r15\n"
+	"	movq %rsp, (%rdi)\n"
+	"	movq %rsi, %rsp\n"
+	"	popq %r15\n	popq %r14\n	popq %r13\n"
+	"	popq %r12\n	popq %rbx\n	popq %rbp\n"
+	"	ret\n");
+
+/* ---- TSO store buffers ------------------------------------------------ */
+
+struct sbentry {
+	u32 off;
+	u8 size;
+	u64 val;
+	int issue_ev;	/* the event that issued it (for happens-before) */
+	int bar;	/* write barriers its CPU had issued before it */
+	int release;	/* a release store: leaves only as the oldest */
+};
+
+static struct sbuf {
+	int n, bar;
+	struct sbentry e[SBUF];
+} sb[MAX_CPUS];
+
+/* ---- failure and the trace -------------------------------------------- */
+
+static int failed;
+static char fail_msg[512];
+
+struct event {
+	int proc, hidden;
+	struct op op;
+	u64 value;	/* what a read returned, what a write wrote */
+	u32 word[MAX_LEVELS];	/* lock words after it */
+	u32 clock[DPOR_PROCS];
+	int seq;
+};
+
+static struct event ev[MAX_EVENTS];
+static int nev;
+static int choice[MAX_EVENTS];	/* the schedule of the current execution */
+
+static void stop_execution(void)
+{
+	vc_switch(&cur->sp, sched_sp);
+	/* never resumed */
+	abort();
+}
+
+void vc_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!failed) {
+		va_start(ap, fmt);
+		vsnprintf(fail_msg, sizeof(fail_msg), fmt, ap);
+		va_end(ap);
+		failed = 1;
+	}
+	if (cur)
+		stop_execution();
+}
+
+/* ---- the memory models ------------------------------------------------ */
+
+static u64 get(const u8 *m, u32 off, int size)
+{
+	u64 v = 0;
+
+	memcpy(&v, m + off, size);	/* little-endian host */
+	return v;
+}
+
+static void put(u8 *m, u32 off, int size, u64 v)
+{
+	memcpy(m + off, &v, size);
+}
+
+/* What CPU @cpu sees at [off, off+size): its store buffer forwards. */
+static u64 model_load(int cpu, u32 off, int size)
+{
+	u8 tmp[8];
+	int i, b;
+
+	memcpy(tmp, mem + off, size);
+	if (cfg.model != SC) {
+		for (i = 0; i < sb[cpu].n; i++) {
+			struct sbentry *e = &sb[cpu].e[i];
+
+			for (b = 0; b < size; b++)
+				if (off + b >= e->off && off + b < e->off + e->size)
+					tmp[b] = ((u8 *)&e->val)[off + b - e->off];
+		}
+	}
+	return get(tmp, 0, size);
+}
+
+static void model_store(int cpu, u32 off, int size, u64 v)
+{
+	if (cfg.model == SC) {
+		put(mem, off, size, v);
+		return;
+	}
+	if (sb[cpu].n == SBUF)
+		vc_fail("store buffer of CPU %d overflows (%d stores)", cpu, SBUF);
+	sb[cpu].e[sb[cpu].n++] = (struct sbentry){
+		.off = off, .size = size, .val = v, .issue_ev = nev - 1,
+		.bar = sb[cpu].bar,
+	};
+}
+
+static int sb_overlap(int cpu, u32 off, int size)
+{
+	int i;
+
+	for (i = 0; i < sb[cpu].n; i++)
+		if (off < sb[cpu].e[i].off + sb[cpu].e[i].size &&
+		    sb[cpu].e[i].off < off + size)
+			return 1;
+	return 0;
+}
+
+/*
+ * The weak model's store buffer is not FIFO: an entry may leave before
+ * older ones, unless an older one overlaps it, it is a release store (it
+ * leaves only as the oldest), or a write barrier (smp_wmb(), smp_mb())
+ * separates it from an older one.
+ */
+static int flushable(int cpu, int i)
+{
+	struct sbentry *e = &sb[cpu].e[i];
+	int j;
+
+	if (cfg.model == TSO || i == 0)
+		return i == 0;
+	if (e->release)
+		return 0;
+	for (j = 0; j < i; j++) {
+		struct sbentry *o = &sb[cpu].e[j];
+
+		if (o->bar != e->bar)
+			return 0;
+		if (e->off < o->off + o->size && o->off < e->off + e->size)
+			return 0;
+	}
+	return 1;
+}
+
+static void flush_one(int cpu, int i)
+{
+	struct sbentry e = sb[cpu].e[i];
+
+	put(mem, e.off, e.size, e.val);
+	memmove(&sb[cpu].e[i], &sb[cpu].e[i + 1],
+		(sb[cpu].n - i - 1) * sizeof(e));
+	sb[cpu].n--;
+}
+
+/* ---- the entry points for compiled code ------------------------------- */
+
+static void harvest(struct task *t)
+{
+	if (t->pw_size) {
+		u64 v = get(arena, t->pw_off, t->pw_size);
+
+		ev[nev - 1].value = v;
+		model_store(t->cpu, t->pw_off, t->pw_size, v);
+		t->pw_size = 0;
+	}
+}
+
+static void note_read(struct task *t, u32 off, int size, u64 v)
+{
+	int i;
+
+	for (i = 0; i < t->nreads; i++)
+		if (t->reads[i].off == off && t->reads[i].size == size) {
+			t->read_val[i] = v;
+			return;
+		}
+	if (t->nreads < MAX_READS) {
+		t->reads[t->nreads] = (struct range){ off, size };
+		t->read_val[t->nreads++] = v;
+	}
+}
+
+static u64 rmw_apply(int op, u64 old, u64 a, u64 b, int size, int *store)
+{
+	u64 mask = size == 8 ? ~0ULL : (1ULL << (8 * size)) - 1;
+	u64 n = old;
+
+	*store = 1;
+	switch (op) {
+	case R_XCHG:
+		n = a;
+		break;
+	case R_ADD:
+		n = old + a;
+		break;
+	case R_SUB:
+		n = old - a;
+		break;
+	case R_AND:
+		n = old & a;
+		break;
+	case R_OR:
+		n = old | a;
+		break;
+	case R_XOR:
+		n = old ^ a;
+		break;
+	case R_NAND:
+		n = ~(old & a);
+		break;
+	case R_CAS:
+		if (old != (a & mask))
+			*store = 0;
+		n = b;
+		break;
+	}
+	return n & mask;
+}
+
+static void check_tails(void);
+
+/* The task stops at @op; when it is picked, the access is performed. */
+static u64 sim_access(struct op *op)
+{
+	struct task *t = cur;
+	u64 v = 0;
+	int store;
+
+	harvest(t);
+	t->op = *op;
+	vc_switch(&t->sp, sched_sp);
+
+	/* picked: perform it */
+	switch (op->kind) {
+	case OP_READ:
+		v = model_load(t->cpu, op->off, op->size);
+		put(arena, op->off, op->size, v);
+		note_read(t, op->off, op->size, v);
+		break;
+	case OP_WRITE:
+		t->nreads = 0;
+		if (op->b) {	/* an atomic store: the value is known */
+			model_store(t->cpu, op->off, op->size, op->a);
+			if (cfg.model != SC && op->mo >= MO_RELEASE)
+				sb[t->cpu].e[sb[t->cpu].n - 1].release = 1;
+			v = op->a;
+		} else {
+			t->pw_off = op->off;
+			t->pw_size = op->size;
+		}
+		break;
+	case OP_RMW:
+		t->nreads = 0;
+		v = model_load(t->cpu, op->off, op->size);
+		note_read(t, op->off, op->size, v);
+		{
+			u64 n = rmw_apply(op->rmw, v, op->a, op->b, op->size, &store);
+
+			if (store)
+				put(mem, op->off, op->size, n);
+		}
+		break;
+	default:
+		break;
+	}
+	ev[nev - 1].value = v;
+	return v;
+}
+
+static u64 do_access(int kind, const volatile void *p, int size, int rmw,
+		     int mo, u64 a, u64 b, const void *pc)
+{
+	struct op op = { .kind = kind, .size = size, .rmw = rmw, .mo = mo,
+			 .a = a, .b = b, .pc = pc };
+
+	if (!cur)
+		return 0;
+	op.off = off_of((const void *)p);
+	return sim_access(&op);
+}
+
+#define PC __builtin_return_address(0)
+
+#define PLAIN(n)							\
+void __tsan_read##n(void *p)						\
+{									\
+	if (in_arena(p))						\
+		do_access(OP_READ, p, n, 0, MO_RELAXED, 0, 0, PC);	\
+}									\
+void __tsan_write##n(void *p)						\
+{									\
+	if (in_arena(p))						\
+		do_access(OP_WRITE, p, n, 0, MO_RELAXED, 0, 0, PC);	\
+}									\
+void __tsan_unaligned_read##n(void *p)					\
+{									\
+	if (in_arena(p))						\
+		do_access(OP_READ, p, n, 0, MO_RELAXED, 0, 0, PC);	\
+}									\
+void __tsan_unaligned_write##n(void *p)					\
+{									\
+	if (in_arena(p))						\
+		do_access(OP_WRITE, p, n, 0, MO_RELAXED, 0, 0, PC);	\
+}
+
+PLAIN(1)
+PLAIN(2)
+PLAIN(4)
+PLAIN(8)
+
+void __tsan_read16(void *p)
+{
+	if (in_arena(p))
+		vc_fail("a 16-byte load of shared memory is not modelled");
+}
+
+void __tsan_write16(void *p)
+{
+	if (in_arena(p))
+		vc_fail("a 16-byte store to shared memory is not modelled");
+}
+
+void __tsan_read_range(void *p, unsigned long n)
+{
+	if (in_arena(p))
+		vc_fail("a %lu-byte block read of shared memory is not modelled", n);
+}
+
+void __tsan_write_range(void *p, unsigned long n)
+{
+	if (in_arena(p))
+		vc_fail("a %lu-byte block write of shared memory is not modelled", n);
+}
+
+void __tsan_init(void) {}
+void __tsan_func_entry(void *pc) { (void)pc; }
+void __tsan_func_exit(void) {}
+
+static void fence(int kind, const void *pc)
+{
+	struct op op = { .kind = OP_FENCE, .rmw = kind, .pc = pc };
+
+	if (!cur)
+		return;
+	sim_access(&op);
+	if (kind != F_RMB)
+		sb[cur->cpu].bar++;
+}
+
+/*
+ * A fence by C11 order: seq_cst is smp_mb(); acquire is smp_rmb(); release
+ * is smp_wmb() (the shim's <asm/barrier.h>).
+ */
+void __tsan_atomic_thread_fence(int mo)
+{
+	fence(mo == MO_SEQ_CST || mo == MO_ACQ_REL ? F_MB :
+	      mo == MO_ACQUIRE ? F_RMB : F_WMB, PC);
+}
+
+void __tsan_atomic_signal_fence(int mo) { (void)mo; }
+
+#define ATOMICS(n, T)							\
+T __tsan_atomic##n##_load(const volatile T *p, int mo)			\
+{									\
+	if (!in_arena((const void *)p))					\
+		return *p;						\
+	return do_access(OP_READ, p, n / 8, 0, mo, 0, 0, PC);		\
+}									\
+void __tsan_atomic##n##_store(volatile T *p, T v, int mo)		\
+{									\
+	if (!in_arena((void *)p)) {					\
+		*p = v;							\
+		return;							\
+	}								\
+	do_access(OP_WRITE, p, n / 8, 0, mo, (u64)v, 1, PC);		\
+}									\
+ATOMIC_RMW(n, T, exchange, R_XCHG)					\
+ATOMIC_RMW(n, T, fetch_add, R_ADD)					\
+ATOMIC_RMW(n, T, fetch_sub, R_SUB)					\
+ATOMIC_RMW(n, T, fetch_and, R_AND)					\
+ATOMIC_RMW(n, T, fetch_or, R_OR)					\
+ATOMIC_RMW(n, T, fetch_xor, R_XOR)					\
+ATOMIC_RMW(n, T, fetch_nand, R_NAND)					\
+int __tsan_atomic##n##_compare_exchange_strong(volatile T *p, T *e,	\
+					       T v, int mo, int fmo)	\
+{									\
+	T old;								\
+	(void)fmo;							\
+	if (!in_arena((void *)p))					\
+		return __atomic_compare_exchange_n(p, e, v, 0,		\
+						   __ATOMIC_SEQ_CST,	\
+						   __ATOMIC_SEQ_CST);	\
+	old = do_access(OP_RMW, p, n / 8, R_CAS, mo, (u64)*e, (u64)v, PC); \
+	if (old == *e)							\
+		return 1;						\
+	*e = old;							\
+	return 0;							\
+}									\
+int __tsan_atomic##n##_compare_exchange_weak(volatile T *p, T *e,	\
+					     T v, int mo, int fmo)	\
+{									\
+	return __tsan_atomic##n##_compare_exchange_strong(p, e, v, mo, fmo); \
+}									\
+T __tsan_atomic##n##_compare_exchange_val(volatile T *p, T e, T v,	\
+					  int mo, int fmo)		\
+{									\
+	__tsan_atomic##n##_compare_exchange_strong(p, &e, v, mo, fmo);	\
+	return e;							\
+}
+
+#define ATOMIC_RMW(n, T, name, R)					\
+T __tsan_atomic##n##_##name(volatile T *p, T v, int mo)		\
+{									\
+	if (!in_arena((void *)p))					\
+		vc_fail("an atomic outside the modelled memory");	\
+	return do_access(OP_RMW, p, n / 8, R, mo, (u64)v, 0, PC);	\
+}
+
+ATOMICS(8, uint8_t)
+ATOMICS(16, uint16_t)
+ATOMICS(32, uint32_t)
+ATOMICS(64, uint64_t)
+
+/* The end of a spin loop's iteration. */
+void vc_relax(void)
+{
+	struct task *t = cur;
+	struct op op = { .kind = OP_AWAIT, .pc = PC };
+	int i;
+
+	if (!t)
+		return;
+	harvest(t);
+	if (!t->nreads)
+		vc_fail("cpu_relax() in a loop that reads no shared memory");
+	op.nr = t->nreads;
+	for (i = 0; i < t->nreads; i++)
+		op.r[i] = t->reads[i];
+	t->op = op;
+	vc_switch(&t->sp, sched_sp);
+	t->nreads = 0;
+}
+
+/* ---- the simulated CPUs' program -------------------------------------- */
+
+static void task_body(void)
+{
+	struct task *t = cur;
+	struct vc_lockref *l = &locks[t->level];
+	int k, n = t->level ? cfg.irq_acq : cfg.acq;
+
+	for (k = 0; k < n; k++) {
+		if (t->level) {
+			struct op op = { .kind = OP_IRQ };
+
+			sim_access(&op);
+			t->active = 1;
+		}
+		if (t->level || t->cpu >= cfg.lockref || !vc_api_lockref_get(l)) {
+			vc_api_lock(l);
+			vc_api_critical_section(l, t->id);
+			vc_api_unlock(l);
+		}
+		harvest(t);
+		t->active = 0;
+		t->done_acq++;
+	}
+	t->state = 1;
+	vc_switch(&t->sp, sched_sp);
+	abort();
+}
+
+static void task_init(struct task *t)
+{
+	u64 *sp = (u64 *)(t->stack + STACK_SIZE);
+	int i;
+
+	*--sp = 0;			/* task_body's return address: none */
+	*--sp = (u64)task_body;		/* where vc_switch() returns to */
+	for (i = 0; i < 6; i++)
+		*--sp = 0;
+	t->sp = sp;
+	t->state = 0;
+	t->pw_size = 0;
+	t->nreads = 0;
+	t->active = 0;
+	t->done_acq = 0;
+	memset(&t->op, 0, sizeof(t->op));
+}
+
+static void run(struct task *t)
+{
+	cur = t;
+	vc_cpu = t->cpu;
+	vc_this_cpu_off = vc_per_cpu_offset(t->cpu);
+	vc_switch(&sched_sp, t->sp);
+	cur = NULL;
+}
+
+/* ---- processes: tasks, then one store buffer per CPU ------------------ */
+
+static inline int is_flusher(int p)
+{
+	return p >= ntasks;
+}
+
+static inline int cpu_of(int p)
+{
+	return p < ntasks ? tasks[p].cpu : p - ntasks;
+}
+
+/* The oldest entry of @cpu's buffer that may reach memory now. */
+static int flush_pick(int cpu)
+{
+	int i;
+
+	for (i = 0; i < sb[cpu].n; i++)
+		if (flushable(cpu, i))
+			return i;
+	return -1;
+}
+
+/* Is the running context of @t's CPU @t itself? */
+static int on_top(struct task *t)
+{
+	int l;
+
+	for (l = t->level + 1; l < cfg.levels; l++)
+		if (tasks[t->cpu * cfg.levels + l].active)
+			return 0;
+	return 1;
+}
+
+static int await_ready(struct task *t)
+{
+	int i;
+
+	for (i = 0; i < t->op.nr; i++)
+		if (model_load(t->cpu, t->op.r[i].off, t->op.r[i].size) !=
+		    t->read_val[i])
+			return 1;
+	return 0;
+}
+
+static int enabled(int p)
+{
+	struct task *t;
+
+	if (is_flusher(p))
+		return flush_pick(p - ntasks) >= 0;
+	t = &tasks[p];
+	if (t->state || !on_top(t))
+		return 0;
+	switch (t->op.kind) {
+	case OP_AWAIT:
+		return await_ready(t);
+	case OP_RMW:
+		if (cfg.model == TSO || t->op.mo == MO_SEQ_CST || t->op.mo >= MO_RELEASE)
+			return sb[t->cpu].n == 0;
+		return !sb_overlap(t->cpu, t->op.off, t->op.size);
+	case OP_FENCE:
+		return t->op.rmw != F_MB || sb[t->cpu].n == 0;
+	case OP_WRITE:
+		return sb[t->cpu].n < SBUF;	/* a full buffer stalls stores */
+	default:
+		return 1;
+	}
+}
+
+static void next_op(int p, struct op *o)
+{
+	if (is_flusher(p)) {
+		int c = p - ntasks, i = flush_pick(c);
+
+		memset(o, 0, sizeof(*o));
+		o->kind = OP_FLUSH;
+		if (i >= 0) {
+			o->off = sb[c].e[i].off;
+			o->size = sb[c].e[i].size;
+			o->a = i;
+		}
+		return;
+	}
+	*o = tasks[p].op;
+}
+
+static int finished(int p)
+{
+	return is_flusher(p) ? sb[p - ntasks].n == 0 : tasks[p].state;
+}
+
+static int writes(const struct op *o)
+{
+	return o->kind == OP_WRITE || o->kind == OP_RMW || o->kind == OP_FLUSH;
+}
+
+static int nranges(const struct op *o, struct range *r)
+{
+	switch (o->kind) {
+	case OP_READ: case OP_WRITE: case OP_RMW: case OP_FLUSH:
+		r[0] = (struct range){ o->off, o->size };
+		return 1;
+	case OP_AWAIT:
+		memcpy(r, o->r, o->nr * sizeof(*r));
+		return o->nr;
+	default:
+		return 0;
+	}
+}
+
+/* May the order of these two matter?  (Over-approximated: sound.) */
+static int dependent(int pa, const struct op *a, int pb, const struct op *b)
+{
+	struct range ra[MAX_READS], rb[MAX_READS];
+	int na, nb, i, j;
+
+	if (pa == pb)
+		return 1;
+	if (cpu_of(pa) == cpu_of(pb)) {
+		const struct op *o = is_flusher(pa) ? b : a;
+
+		if (!is_flusher(pa) && !is_flusher(pb))
+			return 1;	/* contexts of one CPU */
+		/*
+		 * A locked RMW and smp_mb() wait for the buffer to drain.  A
+		 * store only appends to the buffer: it enables the buffer's
+		 * process when it was empty, but never while both are enabled.
+		 */
+		if (o->kind == OP_RMW || (o->kind == OP_FENCE && o->rmw == F_MB))
+			return 1;
+	}
+	if (!writes(a) && !writes(b))
+		return 0;
+	na = nranges(a, ra);
+	nb = nranges(b, rb);
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (ra[i].off < rb[j].off + rb[j].size &&
+			    rb[j].off < ra[i].off + ra[i].size)
+				return 1;
+	return 0;
+}
+
+/* ---- one execution ---------------------------------------------------- */
+
+struct dnode {
+	u64 enabled, backtrack, done, sleep;
+	int chosen;
+	int pre;	/* preemptions before this state */
+	int last;	/* who ran the event before it, if still enabled; or -1 */
+	struct op next[DPOR_PROCS];
+};
+
+static struct dnode *stk;
+static u32 pclock[MAX_PROCS][DPOR_PROCS];
+static int pseq[MAX_PROCS];
+static int dpor;	/* exhaustive mode: keep clocks and backtrack sets */
+
+static void reset(void)
+{
+	int i;
+
+	memset(arena, 0, sizeof(arena));
+	memset(mem, 0, sizeof(mem));
+	for (i = 0; i < MAX_LEVELS; i++) {
+		locks[i].owner = -1;
+		put(mem, off_of(&locks[i].owner), 4, (u32)-1);
+	}
+	memset(sb, 0, sizeof(sb));
+	for (i = 0; i < ntasks; i++)
+		task_init(&tasks[i]);
+	memset(pclock, 0, sizeof(pclock));
+	memset(pseq, 0, sizeof(pseq));
+	nev = 0;
+	failed = 0;
+	fail_msg[0] = 0;
+	/* every task runs up to its first shared access */
+	for (i = 0; i < ntasks; i++)
+		run(&tasks[i]);
+}
+
+static void snapshot_words(struct event *e)
+{
+	int l;
+
+	for (l = 0; l < cfg.levels; l++)
+		e->word[l] = get(mem, off_of(&locks[l].word), 4);
+}
+
+static void check_tails(void)
+{
+	const struct vc_layout *q = &vc_layout;
+	int l;
+
+	for (l = 0; l < cfg.levels; l++) {
+		u32 w = get(mem, off_of(&locks[l].word), 4);
+		u32 cpu, idx, count;
+
+		if (!(w >> q->tail_idx_offset))
+			continue;
+		cpu = (w >> q->tail_cpu_offset) - 1;
+		idx = (w & q->tail_idx_mask) >> q->tail_idx_offset;
+		if (cpu >= (u32)cfg.cpus) {
+			vc_fail("lock %d's tail names CPU %u, which does not exist", l, cpu);
+			return;
+		}
+		count = model_load(cpu, PCPU_OFF + cpu * pcpu_size +
+				   q->node_count_offset, 4);
+		if (idx >= count) {
+			vc_fail("lock %d's tail names node %u of CPU %u, which is not in use (count %u)",
+				l, idx, cpu, count);
+			return;
+		}
+	}
+}
+
+/*
+ * A failed iteration of a spin loop (one load, then cpu_relax()) changes
+ * nothing: the event is kept in the trace but hidden from the race
+ * analysis, and only the load after the wake-up counts (common/verify/
+ * README.md, "Spin loops are awaits").
+ */
+static int failed_spin(int p, const struct event *e)
+{
+	const struct task *t = &tasks[p];
+
+	return !is_flusher(p) && e->op.kind == OP_READ && !t->state &&
+	       t->op.kind == OP_AWAIT && t->op.nr == 1 &&
+	       t->op.r[0].off == e->op.off && t->op.r[0].size == e->op.size;
+}
+
+/* Run proc @p for one event; in DPOR mode, find the races it is in. */
+static void step(int p, int analyse)
+{
+	struct event *e = &ev[nev];
+	u32 before[DPOR_PROCS], c[DPOR_PROCS];
+	int i, j;
+
+	e->proc = p;
+	e->hidden = 0;
+	next_op(p, &e->op);
+	e->value = 0;
+	if (dpor) {
+		memcpy(before, pclock[p], sizeof(before));
+		if (is_flusher(p)) {
+			int issue = sb[p - ntasks].e[e->op.a].issue_ev;
+
+			for (i = 0; i < DPOR_PROCS; i++)
+				if (ev[issue].clock[i] > before[i])
+					before[i] = ev[issue].clock[i];
+		}
+		memcpy(c, before, sizeof(c));
+		for (i = nev - 1; i >= 0; i--) {
+			struct event *o = &ev[i];
+
+			if (o->hidden || o->proc == p ||
+			    !dependent(o->proc, &o->op, p, &e->op))
+				continue;
+			for (j = 0; j < DPOR_PROCS; j++)
+				if (o->clock[j] > c[j])
+					c[j] = o->clock[j];
+		}
+		c[p] = pseq[p] + 1;
+		memcpy(e->clock, c, sizeof(c));
+		e->seq = c[p];
+	}
+	nev++;
+	if (is_flusher(p)) {
+		e->value = sb[p - ntasks].e[e->op.a].val;
+		flush_one(p - ntasks, e->op.a);
+	} else {
+		run(&tasks[p]);
+	}
+	snapshot_words(e);
+	if (!failed)
+		check_tails();
+	if (!dpor)
+		return;
+	if (failed_spin(p, e)) {
+		e->hidden = 1;
+		return;
+	}
+	pseq[p]++;
+	memcpy(pclock[p], c, sizeof(c));
+	if (!analyse)
+		return;
+	/*
+	 * Every earlier event that conflicts with this one and is not known
+	 * to happen before it could have come after it: explore that order
+	 * from the state before it (Flanagan and Godefroid).  An await only
+	 * wakes; it is reordered only where it was enabled.
+	 */
+	for (i = nev - 2; i >= 0; i--) {
+		struct event *o = &ev[i];
+		struct dnode *pre = &stk[i];
+
+		if (o->hidden || o->proc == p || before[o->proc] >= (u32)o->seq ||
+		    !dependent(o->proc, &o->op, p, &e->op))
+			continue;
+		if (pre->enabled & (1ULL << p))
+			pre->backtrack |= 1ULL << p;
+		else if (e->op.kind != OP_AWAIT)
+			pre->backtrack |= pre->enabled;
+	}
+}
+
+enum result { X_PASS, X_FAIL, X_SLEEP };
+
+static int preemptions;
+
+static u64 rng_state;
+
+static u64 rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* PCT: a priority per process, lowered at depth-1 random change points. */
+static int pct_prio[MAX_PROCS];
+static int pct_change[16];
+
+static void pct_init(void)
+{
+	int i, j;
+
+	for (i = 0; i < nprocs; i++)
+		pct_prio[i] = cfg.pct + i;
+	for (i = nprocs - 1; i > 0; i--) {
+		int t;
+
+		j = rng() % (i + 1);
+		t = pct_prio[i];
+		pct_prio[i] = pct_prio[j];
+		pct_prio[j] = t;
+	}
+	for (i = 0; i < cfg.pct - 1; i++)
+		pct_change[i] = rng() % (30 * nprocs);
+}
+
+static const int *replay_sched;
+static int replay_len;
+
+static enum result execute(int prefix)
+{
+	int d, p, last = -1, i;
+
+	reset();
+	preemptions = 0;
+	if (cfg.pct)
+		pct_init();
+	for (d = 0;; d++) {
+		u64 en = 0;
+		int any = 0;
+
+		if (failed)
+			return X_FAIL;
+		for (i = 0; i < nprocs; i++) {
+			if (!finished(i))
+				any = 1;
+			if (enabled(i)) {
+				if (dpor)
+					en |= 1ULL << i;
+				else
+					en = 1;
+			}
+		}
+		if (!any)
+			break;
+		if (!en) {
+			vc_fail("hang: every CPU waits for a store that nobody will make");
+			return X_FAIL;
+		}
+		if (nev >= MAX_EVENTS - 1) {
+			vc_fail("no end after %d events: a livelock, or a spin loop without cpu_relax()",
+				nev);
+			return X_FAIL;
+		}
+		if (replay_sched) {
+			if (d >= replay_len) {
+				fprintf(stderr, "replay: the schedule ends at event %d, but the execution goes on\n", d);
+				exit(2);
+			}
+			p = replay_sched[d];
+			if (p >= nprocs || !enabled(p)) {
+				fprintf(stderr, "replay: process %d is not enabled at event %d: the schedule is not from this program and configuration\n", p, d);
+				exit(2);
+			}
+		} else if (dpor && d < prefix) {
+			p = stk[d].chosen;
+		} else if (dpor) {
+			struct dnode *n = &stk[d];
+			u64 avail;
+
+			n->enabled = en;
+			n->done = 0;
+			n->sleep = 0;
+			for (i = 0; i < nprocs; i++)
+				next_op(i, &n->next[i]);
+			if (d > 0) {
+				struct dnode *pa = &stk[d - 1];
+				u64 s = (pa->sleep | pa->done) & ~(1ULL << pa->chosen);
+
+				for (i = 0; i < nprocs; i++)
+					if ((s & (1ULL << i)) &&
+					    (ev[d - 1].hidden ||
+					     !dependent(i, &pa->next[i], pa->chosen,
+							&ev[d - 1].op)))
+						n->sleep |= 1ULL << i;
+			}
+			n->pre = preemptions;
+			n->last = last >= 0 && (en & (1ULL << last)) ? last : -1;
+			avail = en & ~n->sleep;
+			if (n->last >= 0 && preemptions >= cfg.bound)
+				avail &= 1ULL << n->last;
+			if (!avail)
+				return X_SLEEP;
+			if (last >= 0 && (avail & (1ULL << last)))
+				p = last;
+			else
+				p = __builtin_ctzll(avail);
+			n->chosen = p;
+			n->backtrack = 1ULL << p;
+		} else {
+			/* PCT */
+			int best = -1;
+
+			for (i = 0; i < cfg.pct - 1; i++)
+				if (pct_change[i] == d && last >= 0)
+					pct_prio[last] = i;
+			for (i = 0; i < nprocs; i++)
+				if (enabled(i) && (best < 0 || pct_prio[i] > pct_prio[best]))
+					best = i;
+			p = best;
+		}
+		if (last >= 0 && p != last && enabled(last))
+			preemptions++;
+		choice[d] = p;
+		step(p, d >= prefix - 1);
+		last = p;
+	}
+	if (failed)
+		return X_FAIL;
+	/* the end: every acquisition done, the locks free, no count lost */
+	for (i = 0; i < cfg.levels; i++) {
+		u32 w = get(mem, off_of(&locks[i].word), 4);
+		u32 n = get(mem, off_of(&locks[i].word) + 4, 4);
+		u32 want = cfg.cpus * (i ? cfg.irq_acq : cfg.acq);
+
+		if (w)
+			vc_fail("lock %d is not free at the end: word %#x", i, w);
+		else if (n != want)
+			vc_fail("lock %d's count is %u at the end, not %u: %u update%s lost",
+				i, n, want, want - n, want - n == 1 ? "" : "s");
+		if (failed)
+			return X_FAIL;
+	}
+	return X_PASS;
+}
+
+/* ---- the trace -------------------------------------------------------- */
+
+static const char *proc_name(int p, char *buf, size_t n)
+{
+	static const char *const ctx[] = { "", "/softirq", "/hardirq", "/nmi" };
+
+	if (is_flusher(p))
+		snprintf(buf, n, "CPU%d sb", p - ntasks);
+	else
+		snprintf(buf, n, "CPU%d%s", tasks[p].cpu, ctx[tasks[p].level]);
+	return buf;
+}
+
+static const char *loc_name(u32 off, char *buf, size_t n)
+{
+	const struct vc_layout *q = &vc_layout;
+
+	if (off < PCPU_OFF) {
+		int l = off / sizeof(struct vc_lockref);
+		u32 r = off % sizeof(struct vc_lockref);
+
+		if (r < 4)
+			snprintf(buf, n, "lock%d%s", l,
+				 r == 0 ? "" : r == 1 ? "+1" : r == 2 ? "+2" : "+3");
+		else if (r < 8)
+			snprintf(buf, n, "count%d", l);
+		else
+			snprintf(buf, n, "owner%d", l);
+		if (r == 0 && cfg.levels == 1)
+			snprintf(buf, n, "lock");
+	} else {
+		u32 c = (off - PCPU_OFF) / pcpu_size;
+		u32 r = (off - PCPU_OFF) % pcpu_size;
+		u32 i = r / q->node_size, f = r % q->node_size;
+
+		snprintf(buf, n, "node%u.%u%s", c, i,
+			 f == 0 ? ".next" : f == q->node_count_offset ? ".count" :
+			 f == 8 ? ".locked" : "+?");
+	}
+	return buf;
+}
+
+static void word_str(u32 w, char *buf, size_t n)
+{
+	const struct vc_layout *q = &vc_layout;
+	u32 tail = w >> q->tail_idx_offset;
+
+	if (tail)
+		snprintf(buf, n, "(%u.%u,%u,%u)", (w >> q->tail_cpu_offset) - 1,
+			 (w & q->tail_idx_mask) >> q->tail_idx_offset,
+			 !!(w & q->pending_mask), w & q->locked_mask);
+	else
+		snprintf(buf, n, "(0,%u,%u)", !!(w & q->pending_mask),
+			 w & q->locked_mask);
+}
+
+/*
+ * Function and file:line of a call site: the innermost inlined frame that
+ * is not one of the checker's or the lab's shim headers.
+ */
+static int shim_file(const char *path)
+{
+	return strstr(path, "common/verify/include/") ||
+	       strstr(path, "common/lab/include/");
+}
+
+static void where(const void *pc, char *buf, size_t n)
+{
+	char cmd[600], fn[200], loc[400];
+	FILE *f;
+	int found = 0;
+
+	snprintf(buf, n, "?");
+	if (!pc)
+		return;
+	snprintf(cmd, sizeof(cmd), "addr2line -f -i -e '%s' %p 2>/dev/null", cfg.self,
+		 (const void *)((const char *)pc - 1));
+	f = popen(cmd, "r");
+	if (!f)
+		return;
+	while (!found && fgets(fn, sizeof(fn), f) && fgets(loc, sizeof(loc), f)) {
+		const char *file;
+		char *sp;
+
+		fn[strcspn(fn, "\n")] = 0;
+		loc[strcspn(loc, "\n")] = 0;
+		sp = strchr(loc, ' ');
+		if (sp)
+			*sp = 0;
+		if (shim_file(loc))
+			continue;
+		file = strstr(loc, "/tree/");
+		if (file)
+			file += strlen("/tree/");
+		else
+			file = strrchr(loc, '/') ? strrchr(loc, '/') + 1 : loc;
+		snprintf(buf, n, "%.80s %.110s", fn, file);
+		found = 1;
+	}
+	pclose(f);
+}
+
+static void op_str(const struct event *e, char *buf, size_t n)
+{
+	static const char *const fence_name[] = { "smp_mb()", "smp_rmb()", "smp_wmb()" };
+	const struct op *o = &e->op;
+	char a[40], b[40];
+	const char *ord = o->mo == MO_ACQUIRE ? "-acquire" :
+			  o->mo == MO_RELEASE ? "-release" : "";
+	int i;
+
+	switch (o->kind) {
+	case OP_READ:
+		snprintf(buf, n, "load%s %s = %#llx", ord, loc_name(o->off, a, sizeof(a)),
+			 (unsigned long long)e->value);
+		break;
+	case OP_WRITE:
+		snprintf(buf, n, "store%s %s <- %#llx%s", ord,
+			 loc_name(o->off, a, sizeof(a)),
+			 (unsigned long long)e->value,
+			 cfg.model == SC ? "" : " (to its store buffer)");
+		break;
+	case OP_RMW:
+		if (o->rmw == R_CAS)
+			snprintf(buf, n, "cmpxchg%s %s %#llx -> %#llx: found %#llx%s", ord,
+				 loc_name(o->off, a, sizeof(a)), (unsigned long long)o->a,
+				 (unsigned long long)o->b, (unsigned long long)e->value,
+				 e->value == o->a ? "" : ", fails");
+		else
+			snprintf(buf, n, "%s%s %s, %#llx: found %#llx", rmw_name[o->rmw],
+				 ord, loc_name(o->off, a, sizeof(a)),
+				 (unsigned long long)o->a, (unsigned long long)e->value);
+		break;
+	case OP_FENCE:
+		snprintf(buf, n, "%s", fence_name[o->rmw]);
+		break;
+	case OP_AWAIT:
+		b[0] = 0;
+		for (i = 0; i < o->nr; i++) {
+			snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s%s",
+				 i ? ", " : "", loc_name(o->r[i].off, a, sizeof(a)));
+		}
+		snprintf(buf, n, "cpu_relax(): %s changed, spin again", b);
+		break;
+	case OP_IRQ:
+		snprintf(buf, n, "interrupt: a nested lock and unlock");
+		break;
+	case OP_FLUSH:
+		snprintf(buf, n, "%s <- %#llx leaves the store buffer",
+			 loc_name(o->off, a, sizeof(a)), (unsigned long long)e->value);
+		break;
+	default:
+		snprintf(buf, n, "?");
+	}
+}
+
+static void print_trace(void)
+{
+	char who[32], what[160], fn[200], w[40];
+	int i, l;
+
+	printf("| # | CPU | operation | in | word%s |\n", cfg.levels > 1 ? "s" : "");
+	printf("|---|---|---|---|---|\n");
+	for (i = 0; i < nev; i++) {
+		struct event *e = &ev[i];
+
+		proc_name(e->proc, who, sizeof(who));
+		op_str(e, what, sizeof(what));
+		if (is_flusher(e->proc))
+			snprintf(fn, sizeof(fn), "(memory)");
+		else
+			where(e->op.pc, fn, sizeof(fn));
+		printf("| %d | %s | %s | %s | ", i + 1, who, what, fn);
+		for (l = 0; l < cfg.levels; l++) {
+			word_str(e->word[l], w, sizeof(w));
+			printf("%s%s", l ? " " : "", w);
+		}
+		printf(" |\n");
+	}
+}
+
+static void print_sched(const int *s, int n, FILE *f)
+{
+	int i = 0;
+
+	while (i < n) {
+		int j = i;
+
+		while (j < n && s[j] == s[i])
+			j++;
+		fprintf(f, "%s%d", i ? "," : "", s[i]);
+		if (j - i > 1)
+			fprintf(f, "x%d", j - i);
+		i = j;
+	}
+}
+
+static int parse_sched(const char *s, int **out)
+{
+	int *v = calloc(MAX_EVENTS, sizeof(int)), n = 0;
+
+	while (*s) {
+		char *end;
+		long p = strtol(s, &end, 10), k = 1;
+
+		if (end == s)
+			return -1;
+		if (*end == 'x')
+			k = strtol(end + 1, &end, 10);
+		while (k-- > 0 && n < MAX_EVENTS)
+			v[n++] = p;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	*out = v;
+	return n;
+}
+
+/* ---- driver ------------------------------------------------------------ */
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "verify: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nusage: verify [-m sc|tso] [-c CPUS] [-a ACQS] [-n LEVELS] [-i IRQ_ACQS]\n"
+		"              [-l LOCKREF_CPUS] [-b PREEMPTIONS] [-x MAX_EXECS] [-p PCT_DEPTH -s SEED] [-r SCHEDULE] [-N NAME]\n");
+	exit(2);
+}
+
+static long num(const char *s, long lo, long hi, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v < lo || v > hi) {
+		fprintf(stderr, "verify: %s must be %ld..%ld, not '%s'\n", what, lo, hi, s);
+		exit(2);
+	}
+	return v;
+}
+
+struct best {
+	int n, pre;
+	int sched[MAX_EVENTS];
+	char msg[512];
+};
+
+static void record(struct best *b)
+{
+	if (b->n && (preemptions > b->pre || (preemptions == b->pre && nev >= b->n)))
+		return;
+	b->n = nev;
+	b->pre = preemptions;
+	memcpy(b->sched, choice, nev * sizeof(int));
+	snprintf(b->msg, sizeof(b->msg), "%s", fail_msg);
+}
+
+static void config_str(char *buf, size_t n)
+{
+	snprintf(buf, n, "%d CPUs x %d", cfg.cpus, cfg.acq);
+	if (cfg.levels > 1)
+		snprintf(buf + strlen(buf), n - strlen(buf), ", %d nested level%s x %d",
+			 cfg.levels - 1, cfg.levels > 2 ? "s" : "", cfg.irq_acq);
+	if (cfg.lockref)
+		snprintf(buf + strlen(buf), n - strlen(buf), ", %d lockref user%s",
+			 cfg.lockref, cfg.lockref > 1 ? "s" : "");
+	if (!cfg.pct && cfg.bound < 1000)
+		snprintf(buf + strlen(buf), n - strlen(buf), ", <= %d preemptions",
+			 cfg.bound);
+	if (cfg.pct)
+		snprintf(buf + strlen(buf), n - strlen(buf), ", PCT depth %d seed %llu",
+			 cfg.pct, (unsigned long long)cfg.seed);
+}
+
+static void report_failure(struct best *b, long execs, double secs, const char *conf)
+{
+	int *s = malloc(b->n * sizeof(int));
+
+	printf("verify %s %s [%s]: FAIL: %s (execution %ld, %d events, %d preemptions; %.1f s)\n",
+	       cfg.name, model_name[cfg.model], conf, b->msg, execs, b->n, b->pre, secs);
+	memcpy(s, b->sched, b->n * sizeof(int));
+	replay_sched = s;
+	replay_len = b->n;
+	dpor = 0;
+	execute(0);
+	print_trace();
+	printf("replay: %s -m %s -c %d -a %d -n %d -i %d -l %d -N %s -r ", cfg.self,
+	       model_name[cfg.model], cfg.cpus, cfg.acq, cfg.levels, cfg.irq_acq,
+	       cfg.lockref, cfg.name);
+	print_sched(s, b->n, stdout);
+	printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+	static struct best best;
+	char conf[128];
+	long execs = 0, sleeps = 0, fails = 0, since = 0, first_fail = 0;
+	int opt, i, exhausted = 0;
+	double t0;
+
+	cfg.self = argv[0];
+	cfg.name = "lock";
+	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:x:p:s:r:N:qM:b:")) != -1) {
+		switch (opt) {
+		case 'm':
+			for (i = 0; i < 3 && strcmp(optarg, model_name[i]); i++)
+				;
+			if (i == WEAK)
+				usage("the weak model '%s' is not finished: its stores reorder but its loads do not yet (valid now: sc, tso)",
+				      optarg);
+			if (i == 3)
+				usage("unknown model '%s' (valid: sc, tso)", optarg);
+			cfg.model = i;
+			break;
+		case 'c':
+			cfg.cpus = num(optarg, 1, MAX_CPUS, "-c (CPUs)");
+			break;
+		case 'a':
+			cfg.acq = num(optarg, 1, 100, "-a (acquisitions per CPU)");
+			break;
+		case 'n':
+			cfg.levels = num(optarg, 1, MAX_LEVELS, "-n (context levels)");
+			break;
+		case 'i':
+			cfg.irq_acq = num(optarg, 1, 10, "-i (acquisitions per nested level)");
+			break;
+		case 'l':
+			cfg.lockref = num(optarg, 0, MAX_CPUS, "-l (lockref CPUs)");
+			break;
+		case 'x':
+			cfg.max_execs = num(optarg, 1, 1000000000, "-x (executions)");
+			break;
+		case 'p':
+			cfg.pct = num(optarg, 1, 16, "-p (PCT depth)");
+			break;
+		case 's':
+			cfg.seed = num(optarg, 0, 1L << 62, "-s (seed)");
+			break;
+		case 'r':
+			cfg.replay = optarg;
+			break;
+		case 'N':
+			cfg.name = optarg;
+			break;
+		case 'q':
+			cfg.quiet = 1;
+			break;
+		case 'b':
+			cfg.bound = num(optarg, 0, 1000, "-b (preemption bound)");
+			break;
+		case 'M':
+			cfg.min_budget = num(optarg, 0, 100000000, "-M (minimisation budget)");
+			break;
+		default:
+			usage("unknown option%s", "");
+		}
+	}
+	if (optind < argc)
+		usage("unexpected argument '%s'", argv[optind]);
+	if (cfg.lockref > cfg.cpus)
+		usage("-l (lockref CPUs) cannot exceed -c (CPUs)%s", "");
+
+	pcpu_size = (__stop_vc_percpu - __start_vc_percpu + 63) & ~63UL;
+	if (PCPU_OFF + cfg.cpus * pcpu_size > ARENA_SIZE) {
+		fprintf(stderr, "verify: %d CPUs' per-CPU data (%lu bytes each) do not fit the modelled memory\n",
+			cfg.cpus, pcpu_size);
+		return 2;
+	}
+	ntasks = cfg.cpus * cfg.levels;
+	nprocs = ntasks + (cfg.model == SC ? 0 : cfg.cpus);
+	for (i = 0; i < ntasks; i++) {
+		tasks[i].id = i;
+		tasks[i].cpu = i / cfg.levels;
+		tasks[i].level = i % cfg.levels;
+		tasks[i].stack = aligned_alloc(64, STACK_SIZE);
+	}
+	config_str(conf, sizeof(conf));
+
+	if (cfg.replay) {
+		int *s, n = parse_sched(cfg.replay, &s);
+
+		if (n < 0)
+			usage("bad schedule '%s' (a list like 0x12,1,0x3)", cfg.replay);
+		replay_sched = s;
+		replay_len = n;
+		if (execute(0) == X_FAIL) {
+			printf("verify %s %s [%s]: FAIL: %s (replayed, %d events)\n", cfg.name,
+			       model_name[cfg.model], conf, fail_msg, nev);
+			print_trace();
+			return 1;
+		}
+		printf("verify %s %s [%s]: PASS (replayed, %d events)\n", cfg.name,
+		       model_name[cfg.model], conf, nev);
+		print_trace();
+		return 0;
+	}
+
+	dpor = !cfg.pct;
+	if (dpor && nprocs > DPOR_PROCS) {
+		fprintf(stderr, "verify: %d processes (CPU contexts and store buffers) are too many for the exhaustive search (at most %d); use -p for PCT\n",
+			nprocs, DPOR_PROCS);
+		return 2;
+	}
+	if (dpor)
+		stk = calloc(MAX_EVENTS, sizeof(*stk));
+	rng_state = cfg.seed * 2654435761ULL + 88172645463325252ULL;
+	t0 = now();
+	if (dpor) {
+		int prefix = 0;
+
+		for (;;) {
+			enum result r = execute(prefix);
+			int d;
+
+			execs++;
+			if (r == X_SLEEP)
+				sleeps++;
+			if (r == X_FAIL) {
+				if (!fails++)
+					first_fail = execs;
+				record(&best);
+			}
+			if (best.n && (!cfg.minimise || ++since > cfg.min_budget))
+				break;
+			if (!cfg.quiet && execs % 100000 == 0)
+				fprintf(stderr, "verify %s %s: %ld executions, %.0f s\n",
+					cfg.name, model_name[cfg.model], execs, now() - t0);
+			for (d = nev - 1; d >= 0; d--) {
+				struct dnode *n = &stk[d];
+				u64 cand;
+
+				n->done |= 1ULL << n->chosen;
+				cand = n->backtrack & ~n->done & ~n->sleep;
+				/* within the preemption bound */
+				if (n->last >= 0 && n->pre >= cfg.bound)
+					cand &= 1ULL << n->last;
+				if (cand) {
+					n->chosen = __builtin_ctzll(cand);
+					break;
+				}
+			}
+			if (d < 0) {
+				exhausted = 1;
+				break;
+			}
+			prefix = d + 1;
+			if (execs >= cfg.max_execs)
+				break;
+		}
+	} else {
+		for (execs = 0; execs < cfg.max_execs; ) {
+			enum result r = execute(0);
+
+			execs++;
+			if (r == X_FAIL) {
+				fails++;
+				first_fail = execs;
+				record(&best);
+				break;
+			}
+		}
+	}
+	{
+		double secs = now() - t0;
+
+		if (best.n) {
+			report_failure(&best, first_fail ? first_fail : execs, secs, conf);
+			return 1;
+		}
+		printf("verify %s %s [%s]: PASS: %ld executions%s in %.1f s (%.0f/s; %ld cut short by sleep sets or the bound)\n",
+		       cfg.name, model_name[cfg.model], conf, execs,
+		       dpor ? (exhausted ? ", every one (exhausted)" :
+			       ", NOT exhausted (budget -x)") : " (PCT)",
+		       secs, execs / (secs > 0 ? secs : 1e-9), sleeps);
+		return dpor && !exhausted ? 3 : 0;
+	}
+}
