@@ -27,7 +27,7 @@ LABSRC=$TOP/common/lab
 # or silenced here with its reason.  The only one, for qspinlock.c alone:
 #  -Wno-unused-parameter  the kernel does not enable it (-Wextra is W=1
 #                         material); from step 7 the pending-byte variant
-#                         of try_clear_pending_set_locked() ignores the
+#                         of clear_pending_set_locked() ignores the
 #                         lock word it is given, which its one-bit twin
 #                         needs.
 CFLAGS=(-std=gnu11 -O2 -g -pthread -Wall -Wextra -Werror

@@ -1,7 +1,8 @@
 #!/bin/bash
 # verify-mutants.sh [NAME...]: the lock checker's kill table.
 #
-# Each mutant of common/verify/mutants.tsv is applied to a copy of its
+# Each mutant of common/verify/mutants.tsv (common/verify/mutants/NAME.patch,
+# else common/mutants/NAME.patch) is applied to a copy of its
 # step's tree, compiled for the checker exactly as verify.sh compiles the
 # step, and checked under each model the table names, one configuration of
 # common/verify/plan.tsv's short rows after the other, until one fails.
@@ -43,8 +44,10 @@ while IFS=$'\t' read -r name step must also; do
 	tree=$OUT/mutant-src/$name
 	rm -rf "$tree"
 	cp -r "$sdir/tree" "$tree"
-	say "verify mutant $name (step $step): $(head -1 "common/mutants/$name.patch")"
-	if ! (cd "$tree" && GIT_CEILING_DIRECTORIES=$(cd .. && pwd) git apply "$TOP/common/mutants/$name.patch"); then
+	patch=common/verify/mutants/$name.patch
+	[ -f "$patch" ] || patch=common/mutants/$name.patch
+	say "verify mutant $name (step $step): $(head -1 "$patch")"
+	if ! (cd "$tree" && GIT_CEILING_DIRECTORIES=$(cd .. && pwd) git apply "$TOP/$patch"); then
 		table+=("$(printf '%-24s %-5s %s' "$name" "$step" "ERROR: does not apply to step $step's tree")")
 		errors=$((errors + 1))
 		continue

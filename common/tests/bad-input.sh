@@ -33,5 +33,5 @@ expect "HOLD=0 THINK=0 is the heavy workload" HOLD=0 THINK=0 make -s lab-bench
 expect "there is no step 42; valid steps: 0" make -s verify-42
 expect "unknown memory model 'lkmm'; valid models: sc tso" MODELS=lkmm make -s verify-6
 expect "unknown configuration 'c9a9'; valid ones: c3a1" CONFIGS=c9a9 make -s verify-6
-expect "unknown mutant 'nope'; valid: decode-tail-mask" MUTANTS=nope make -s verify-mutants
+expect "unknown mutant 'nope'; valid: head-claim-no-rewait" MUTANTS=nope make -s verify-mutants
 expect "step 0 has no queued spinlock; the checker runs steps with one: 1 2" make -s verify-0

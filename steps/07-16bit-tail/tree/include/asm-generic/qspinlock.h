@@ -15,22 +15,32 @@
 /**
  * queued_spin_is_locked - is the lock held?
  * @lock: the queued spinlock
+ *
+ * Any bit set counts.  Below 16K CPUs the pending waiter takes the lock
+ * with plain byte stores, which need not be visible at once: on TSO its
+ * loads inside the critical section can complete while its store to the
+ * locked byte is still in its store buffer, and the word then reads
+ * (*,1,0).  A waiter, pending or queued, is about to own the lock anyway.
  */
 static __always_inline int queued_spin_is_locked(struct qspinlock *lock)
 {
-	return atomic_read(&lock->val) & _Q_LOCKED_MASK;
+	return atomic_read(&lock->val);
 }
 
 /**
  * queued_spin_value_unlocked - is this copy of a lock word free?
  * @lock: a queued spinlock passed by value (lockref compares copies)
  *
- * Only the locked byte counts: a queue behind a released lock still
- * leaves the value "unlocked", as the head of that queue has not taken it.
+ * Only a word of 0 is free.  lockref changes the word beside the lock
+ * with a cmpxchg when this says free; if it looked at the locked byte
+ * alone, a cmpxchg that read (*,1,0) while a pending waiter's store to
+ * the locked byte was still on its way would succeed inside that
+ * waiter's critical section, and the waiter would then overwrite the
+ * count with one computed from the old value.
  */
 static __always_inline int queued_spin_value_unlocked(struct qspinlock lock)
 {
-	return !(atomic_read(&lock.val) & _Q_LOCKED_MASK);
+	return !atomic_read(&lock.val);
 }
 
 /**

@@ -110,21 +110,17 @@ static __always_inline bool try_set_pending(struct qspinlock *lock, u32 val)
  *
  * With pending a byte of its own, two plain byte stores do it.  The
  * locked byte is clear and stays so: while pending is set nobody else
- * may take the lock, and xchg_tail() no longer writes the locked byte.
+ * may take the lock, and xchg_tail() never writes the locked byte.
  * The stores must be ordered so that (locked, pending) never reads as
  * (0, 0), which would let the head of the queue take the lock too.
- *
- * Return: true; the lock is ours.
  */
-static __always_inline bool try_clear_pending_set_locked(struct qspinlock *lock,
-							 u32 val)
+static __always_inline void clear_pending_set_locked(struct qspinlock *lock,
+						     u32 val)
 {
 	WRITE_ONCE(lock->locked, _Q_LOCKED_VAL);
 	/* Pairs with the queue head, which waits for both bytes to clear. */
 	smp_wmb();
 	WRITE_ONCE(lock->pending, 0);
-
-	return true;
 }
 
 /*
@@ -146,13 +142,11 @@ static __always_inline u32 xchg_tail(struct qspinlock *lock, u32 tail)
  * (*,1,0) -> (*,0,1) ; the pending waiter takes the lock
  *
  * The tail may change under us, so retry until the word we saw is the
- * word we replace.  If the locked byte is set again, xchg_tail() set it
- * for a moment: go back to waiting, never claim over it.
- *
- * Return: true if the lock is ours, false to wait for the owner again.
+ * word we replace.  Nobody else sets the locked byte meanwhile: the fast
+ * path and the queue head wait for pending to clear.
  */
-static __always_inline bool try_clear_pending_set_locked(struct qspinlock *lock,
-							 u32 val)
+static __always_inline void clear_pending_set_locked(struct qspinlock *lock,
+						     u32 val)
 {
 	u32 new, old;
 
@@ -161,33 +155,26 @@ static __always_inline bool try_clear_pending_set_locked(struct qspinlock *lock,
 
 		old = atomic_cmpxchg(&lock->val, val, new);
 		if (old == val)
-			return true;
-
-		if (unlikely(old & _Q_LOCKED_MASK))
-			return false;
+			return;
 
 		val = old;
 	}
 }
 
 /*
- * (p,*,*) -> (n,*,*) ; prev = xchg(lock, node)
+ * (p,*,*) -> (n,*,*) ; publish our node as the tail
  *
- * Publish our node as the tail with one xchg of the whole word instead of
- * a cmpxchg loop.  The xchg also overwrites the pending bit and the locked
- * byte, so it writes the best guess for them and repairs the difference:
- *
- *  - The locked byte is always written as set.  Clearing it by mistake
- *    would let a pending waiter or the queue head take a lock that is
- *    still held.  Setting it on a lock that was free is repaired by
- *    releasing it again; until then nobody can claim the lock, because
- *    every claim below is a cmpxchg that starts over when it finds the
- *    locked byte set.
- *
- *  - The pending bit is written as last seen.  If that was wrong, it is
- *    put back as the xchg found it.  While the locked byte is set, a
- *    pending waiter cannot complete its claim, so the bit being wrong
- *    for a moment does no harm.
+ * Publish our node as the tail and return the word it replaced.  Only the
+ * tail may change here: the locked byte belongs to the owner and the
+ * pending bit to the pending waiter, and both can change at any moment.
+ * An xchg of the whole word would have to write a guess for them and
+ * repair it afterwards, and an owner that releases, or a waiter that sets
+ * pending, between the xchg and the repair leaves a pending bit that
+ * nobody owns: the queue head then waits for it for ever.  So this is a
+ * cmpxchg loop that keeps the locked and pending bits as it finds them;
+ * it starts over when they or the tail change under it.  Below 16K CPUs
+ * the tail has a halfword of its own, and one xchg of that halfword does
+ * the same without a loop.
  *
  * Return: the old lock word; its tail bits are the previous tail.
  */
@@ -195,20 +182,15 @@ static __always_inline u32 xchg_tail(struct qspinlock *lock, u32 tail)
 {
 	u32 old, new, val = atomic_read(&lock->val);
 
-	new = tail | (val & _Q_PENDING_MASK) | _Q_LOCKED_VAL;
-	old = atomic_xchg(&lock->val, new);
+	for (;;) {
+		new = (val & _Q_LOCKED_PENDING_MASK) | tail;
 
-	if (unlikely((old ^ new) & _Q_PENDING_MASK)) {
-		if (old & _Q_PENDING_MASK)
-			atomic_or(_Q_PENDING_VAL, &lock->val);
-		else
-			atomic_andnot(_Q_PENDING_VAL, &lock->val);
+		old = atomic_cmpxchg(&lock->val, val, new);
+		if (old == val)
+			return old;
+
+		val = old;
 	}
-
-	if (unlikely(!(old & _Q_LOCKED_MASK)))
-		queued_spin_unlock(lock);
-
-	return old;
 }
 
 #endif /* _Q_PENDING_BITS == 8 */
@@ -241,10 +223,12 @@ static __always_inline u32 xchg_tail(struct qspinlock *lock, u32 tail)
  * (0,1,*) -> (0,1,0): the pending waiter waits for the owner to go,
  * (0,1,0) -> (0,0,1): then takes the lock and clears pending: two ordered
  *                     byte stores, or one cmpxchg if pending is one bit
- *                     (see try_clear_pending_set_locked()).
+ *                     (see clear_pending_set_locked()).
  * (0,0,0) -> (0,0,1): on the way to the queue, the lock was free: take it.
- * (p,*,*) -> (n,*,*): anything else: one xchg makes our node the tail
- *                     (see xchg_tail()); queue as in an MCS lock.
+ * (p,*,*) -> (n,*,*): anything else: make our node the tail, keeping
+ *                     locked and pending: one xchg of the tail halfword,
+ *                     or a cmpxchg loop if pending is one bit (see
+ *                     xchg_tail()); queue as in an MCS lock.
  * (n,x,y) -> (n,0,0), (*,x,y) -> (*,0,0): the head of the queue waits for
  *                     both the owner and the pending waiter to go.
  * (n,0,0) -> (0,0,1): nobody behind us: take the lock, empty the queue.
@@ -279,12 +263,10 @@ void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
 	 *
 	 * (*,1,1) -> (*,1,0)
 	 */
-retry_pending_wait:
 	val = atomic_cond_read_acquire(&lock->val, !(VAL & _Q_LOCKED_MASK));
 
 	/* (*,1,0) -> (*,0,1) */
-	if (!try_clear_pending_set_locked(lock, val))
-		goto retry_pending_wait;
+	clear_pending_set_locked(lock, val);
 	return;
 
 	/* From here on, the MCS queue. */
@@ -357,9 +339,8 @@ retry_queue_wait:
 
 		/*
 		 * A waiter that raced with our tail in try_set_pending() may
-		 * have set pending since we looked, and even taken the lock;
-		 * xchg_tail() may have set the locked byte for a moment.
-		 * Wait again, never claim over either.
+		 * have set pending since we looked, and even taken the lock:
+		 * wait again, never claim over it.
 		 */
 		if (unlikely(old & _Q_LOCKED_PENDING_MASK))
 			goto retry_queue_wait;
