@@ -66,24 +66,19 @@ OUT=$BUILD/verify
 mkdir -p "$OUT/logs"
 build_checker
 
-good=0 bad=0 execs_total=0
-t0=$(now)
-rows=()
-for d in $(step_dirs); do
-	n=$((10#$(basename "$d" | cut -c1-2)))
-	if [ "${#only[@]}" -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$n"; then
-		continue
-	fi
-	[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
-	variants=nr64
-	grep -q CONFIG_NR_CPUS "$d/tree/include/asm-generic/qspinlock_types.h" && variants="nr64 nr16k"
-	for v in $variants; do
-		name=step-$n-$v
-		say "$name: compiling the step's qspinlock.c for the checker"
+# check_variant DIR N VARIANT: build step N's lock in one layout and run
+# every selected row under every model; writes $OUT/NAME.out (the lines
+# the reader sees), $OUT/NAME.rows (results.tsv rows) and $OUT/NAME.counts
+# ("good bad executions").
+check_variant() {
+	local d=$1 n=$2 v=$3 name=step-$2-$3 bin cname cshort sc_opts tso_opts m copts
+	local log want why rc line got x verdict good=0 bad=0 execs=0
+	: >"$OUT/$name.rows"
+	{
 		if ! bin=$(build "$d/tree" "$v" "$name"); then
 			echo "verify $name: FAIL $bin"
-			bad=$((bad + 1))
-			continue
+			echo "0 1 0" >"$OUT/$name.counts"
+			return
 		fi
 		while IFS=$'\t' read -r cname cshort sc_opts tso_opts _; do
 			case $cname in '#'* | '') continue ;; esac
@@ -111,7 +106,7 @@ for d in $(step_dirs); do
 				*) got=ERROR ;;
 				esac
 				x=$(printf '%s\n' "$line" | sed -n 's/.*: \([0-9]*\) executions.*/\1/p; s/.*(execution \([0-9]*\),.*/\1/p' | head -1)
-				execs_total=$((execs_total + ${x:-0}))
+				execs=$((execs + ${x:-0}))
 				if [ "$got" = "$want" ]; then
 					good=$((good + 1))
 					verdict="ok"
@@ -121,13 +116,51 @@ for d in $(step_dirs); do
 					verdict="NOT AS EXPECTED: expected $want${why:+ ($why)}, got $got (log: ${log#"$TOP"/})"
 				fi
 				printf '%s\n  -> %s\n' "$line" "$verdict"
-				rows+=("$(printf '%s\t%s\t%s\t%s\t%s\t%s' "$n" "$v" "$m" "$cname" "$got" "${x:-0}")")
+				printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "$m" "$cname" "$got" "${x:-0}" >>"$OUT/$name.rows"
 			done
 		done <common/verify/plan.tsv
+		echo "$good $bad $execs" >"$OUT/$name.counts"
+	} >"$OUT/$name.out" 2>&1
+}
+
+# One layout of one step per job, as many jobs as cores; each job's lines
+# are printed together when it ends, and in step order at the end.
+jobs_max=${VERIFY_JOBS:-$(nproc)}
+t0=$(now)
+names=()
+for d in $(step_dirs); do
+	n=$((10#$(basename "$d" | cut -c1-2)))
+	if [ "${#only[@]}" -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$n"; then
+		continue
+	fi
+	[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
+	variants=nr64
+	grep -q CONFIG_NR_CPUS "$d/tree/include/asm-generic/qspinlock_types.h" && variants="nr64 nr16k"
+	for v in $variants; do
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+			wait -n || true
+		done
+		say "step-$n-$v: compiling the step's qspinlock.c for the checker and running it"
+		rm -f "$OUT/step-$n-$v.counts"
+		check_variant "$d" "$n" "$v" &
+		names+=("step-$n-$v")
 	done
+done
+wait
+good=0 bad=0 execs_total=0
+: >"$OUT/results.tsv"
+for name in "${names[@]}"; do
+	cat "$OUT/$name.out"
+	if [ -f "$OUT/$name.counts" ]; then
+		read -r g b x <"$OUT/$name.counts"
+	else
+		echo "verify $name: FAIL: the job ended without its counts (log: ${OUT#"$TOP"/}/$name.out)"
+		g=0 b=1 x=0
+	fi
+	good=$((good + g)) bad=$((bad + b)) execs_total=$((execs_total + x))
+	cat "$OUT/$name.rows" >>"$OUT/results.tsv"
 done
 secs=$(($(now) - t0))
 [ $((good + bad)) -gt 0 ] || die "verify: nothing ran (no step and configuration matched)"
-printf '%s\n' "${rows[@]}" >"$OUT/results.tsv"
 echo "verify: $good as expected, $bad not ($execs_total executions in $secs s; table: ${OUT#"$TOP"/}/results.tsv, traces: ${OUT#"$TOP"/}/logs/)"
 [ "$bad" -eq 0 ]
