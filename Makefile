@@ -30,7 +30,7 @@ help:
 	@echo "  make book          render book/ to HTML and EPUB in build/book/"
 	@echo "  make verify        the lock checker: steps 1..8 on simulated CPUs, every interleaving of small"
 	@echo "                     configurations (and PCT for large ones) under SC and TSO, then its kill table"
-	@echo "  make verify-N      the lock checker on step N only (MODELS=\"sc tso\" CONFIGS=\"c3a1 ...\")"
+	@echo "  make verify-N      the lock checker on step N only, or on 6.1's own lock (verify-today) (MODELS=\"sc tso\" CONFIGS=\"c3a1 ...\")"
 	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user),"
 	@echo "                     then the mutants of common/mutants/ in the lab: the lab's kill table"
 	@echo "  make lab-bench     time every step's lock on this machine's cores beside ticket, pthread and MCS locks"

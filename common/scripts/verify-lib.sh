@@ -38,6 +38,20 @@ build() {
 	[ -f "$asmdir/asm/qspinlock.h" ] || asmdir=$LABSRC/generic
 	flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" -I "$VSRC/include" -I "$VSRC"
 		-I "$LABSRC/include" -I "$asmdir" -I "$t/include" -iquote "$t/kernel/locking")
+	if [ "$t" = "$PRISTINE" ]; then
+		# 6.1's own lock: only its two asm-generic headers from the tree
+		# (the rest of include/ is the real kernel's), x86's asm/qspinlock.h
+		# is the paravirt one, so the generic shim stands in (6.1's native
+		# x86 unlock is the same byte store-release); the kernel builds
+		# with -Wno-pointer-sign.
+		mkdir -p "$out/include/asm-generic"
+		cp "$t/include/asm-generic/qspinlock.h" "$t/include/asm-generic/qspinlock_types.h" \
+			"$out/include/asm-generic/"
+		asmdir=$LABSRC/generic
+		flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" -Wno-pointer-sign -I "$VSRC/include"
+			-I "$VSRC" -I "$VSRC/today" -I "$LABSRC/include" -I "$asmdir"
+			-I "$out/include" -iquote "$t/kernel/locking" -include vc-today.h)
+	fi
 	{
 		echo "asm/qspinlock.h: ${asmdir#"$TOP"/}"
 		run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$t/kernel/locking/qspinlock.c" -o "$out/qspinlock.o" &&

@@ -20,7 +20,7 @@ cd "$TOP"
 MODELS_ALL="sc tso"
 usage() {
 	die "usage: $0 [--short] [--models \"$MODELS_ALL\"] [--configs \"NAME...\"] [step...]
-       (steps with a queued spinlock: 1..8; configurations: $(plan_names | tr '\n' ' '))"
+       (steps with a queued spinlock: 1..8, and today; configurations: $(plan_names | tr '\n' ' '))"
 }
 plan_names() { grep -v '^#' common/verify/plan.tsv | cut -f1; }
 
@@ -40,6 +40,7 @@ while [ $# -gt 0 ]; do
 		;;
 	-h | --help) usage ;;
 	-*) die "verify: unknown option '$1'" ;;
+	today) only+=(today) ;;
 	*)
 		d=$(step_dir "$1")
 		[ -f "$d/tree/kernel/locking/qspinlock.c" ] ||
@@ -71,11 +72,12 @@ build_checker
 # the reader sees), $OUT/NAME.rows (results.tsv rows) and $OUT/NAME.counts
 # ("good bad executions").
 check_variant() {
-	local d=$1 n=$2 v=$3 name=step-$2-$3 bin cname cshort sc_opts tso_opts m copts
+	local d=$1 n=$2 v=$3 name=step-$2-$3 tree=$1/tree bin cname cshort sc_opts tso_opts m copts
 	local log want why rc line got x verdict good=0 bad=0 execs=0
 	: >"$OUT/$name.rows"
 	{
-		if ! bin=$(build "$d/tree" "$v" "$name"); then
+		[ "$n" != today ] || tree=$PRISTINE
+		if ! bin=$(build "$tree" "$v" "$name"); then
 			echo "verify $name: FAIL $bin"
 			echo "0 1 0" >"$OUT/$name.counts"
 			return
@@ -128,14 +130,24 @@ check_variant() {
 jobs_max=${VERIFY_JOBS:-$(nproc)}
 t0=$(now)
 names=()
-for d in $(step_dirs); do
-	n=$((10#$(basename "$d" | cut -c1-2)))
+"$TOP/common/scripts/pristine.sh"
+for d in $(step_dirs) today; do
+	if [ "$d" = today ]; then
+		n=today
+	else
+		n=$((10#$(basename "$d" | cut -c1-2)))
+	fi
 	if [ "${#only[@]}" -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$n"; then
 		continue
 	fi
-	[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
-	variants=nr64
-	grep -q CONFIG_NR_CPUS "$d/tree/include/asm-generic/qspinlock_types.h" && variants="nr64 nr16k"
+	if [ "$d" = today ]; then
+		# 6.1's own lock has both layouts too (the one-bit one above 16K CPUs).
+		variants="nr64 nr16k"
+	else
+		[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
+		variants=nr64
+		grep -q CONFIG_NR_CPUS "$d/tree/include/asm-generic/qspinlock_types.h" && variants="nr64 nr16k"
+	fi
 	for v in $variants; do
 		while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
 			wait -n || true
