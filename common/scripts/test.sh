@@ -49,7 +49,7 @@ if "$TOP/common/tests/book.sh"; then record 0 "book (common/tests/book.sh)"; els
 say "the lock checker, short configurations: every step's lock on simulated CPUs, SC and TSO"
 lastline "verify --short" "$TOP/common/scripts/verify.sh" --short
 say "the lock checker's kill table"
-lastline "verify-mutants" "$TOP/common/scripts/verify-mutants.sh"
+lastline "verify-mutants --counted" "$TOP/common/scripts/verify-mutants.sh" --counted
 
 say "the userspace lab, short version"
 lastline "lab --short" "$TOP/common/scripts/lab.sh" --short
