@@ -28,7 +28,7 @@ help:
 	@echo "  make bench-record  copy the last full bench and lab-bench results into book/bench/"
 	@echo "  make mutants       boot step 7 with each bug of common/mutants/; print the kill table"
 	@echo "  make book          render book/ to HTML and EPUB in build/book/"
-	@echo "  make verify        the lock checker: steps 1..8 on simulated CPUs, every interleaving of small"
+	@echo "  make verify        the lock checker: steps 1..8 and today on simulated CPUs, every interleaving of small"
 	@echo "                     configurations (and PCT for large ones) under SC and TSO, then its kill table"
 	@echo "  make verify-N      the lock checker on step N only, or on 6.1's own lock (verify-today) (MODELS=\"sc tso\" CONFIGS=\"c3a1 ...\")"
 	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user),"
