@@ -61,6 +61,7 @@ run "checkpatch: the lock checker's C (common/verify)" \
 run "guest init: common/guest/init.c builds with -Wall -Wextra -Werror" \
 	gcc -static -O2 -Wall -Wextra -Werror -o "$BUILD/tools/init-check" common/guest/init.c
 run "bad input: make step-42, bench and lab-bench with bad values stop with a clear message" common/tests/bad-input.sh
+run "a broken step directory (two patches, two directories of one number) stops series, diff, step, verify, snapshots, edit-series, check" common/tests/broken-step.sh
 
 echo "check: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,6 +20,25 @@ step_dirs() {
 	done
 }
 
+# Every step directory must hold exactly one patch, and no two may share a
+# number.  Checked once, here, when a script sources this file: a die()
+# inside $(...) would end only the subshell, and the script would go on
+# with a shorter series.
+check_step_dirs() {
+	local d n seen=" " np
+	for d in "$TOP"/steps/[0-9][0-9]-*/; do
+		[ -d "$d" ] || continue
+		d=${d%/}
+		n=$(basename "$d" | cut -c1-2)
+		case $seen in *" $n "*) die "two step directories are numbered $n (steps/$n-*): rename one" ;; esac
+		seen="$seen$n "
+		np=$(find "$d" -maxdepth 1 -name '*.patch' | grep -c .) || true
+		[ "$np" -eq 1 ] ||
+			die "steps/$(basename "$d") holds $np .patch files, not exactly one: remove the extra one (or run make export-series)"
+	done
+}
+check_step_dirs
+
 valid_steps() {
 	local d out=""
 	for d in $(step_dirs); do
