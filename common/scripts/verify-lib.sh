@@ -36,7 +36,7 @@ build() {
 	mkdir -p "$out"
 	asmdir=$t/arch/x86/include
 	[ -f "$asmdir/asm/qspinlock.h" ] || asmdir=$LABSRC/generic
-	flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" -I "$VSRC/include" -I "$VSRC"
+	flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" -I "$VSRC"
 		-I "$LABSRC/include" -I "$asmdir" -I "$t/include" -iquote "$t/kernel/locking")
 	if [ "$t" = "$PRISTINE" ]; then
 		# 6.1's own lock: only its two asm-generic headers from the tree
@@ -48,7 +48,7 @@ build() {
 		cp "$t/include/asm-generic/qspinlock.h" "$t/include/asm-generic/qspinlock_types.h" \
 			"$out/include/asm-generic/"
 		asmdir=$LABSRC/generic
-		flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" -Wno-pointer-sign -I "$VSRC/include"
+		flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" -Wno-pointer-sign
 			-I "$VSRC" -I "$VSRC/today" -I "$LABSRC/include" -I "$asmdir"
 			-I "$out/include" -iquote "$t/kernel/locking" -include vc-today.h)
 	fi

@@ -85,18 +85,26 @@ static u8 mem[ARENA_SIZE] __attribute__((__aligned__(64)));
 #define LOCKS_OFF	0
 #define PCPU_OFF	1024
 
-extern char __start_vc_percpu[], __stop_vc_percpu[];
+extern char __start_lab_percpu[], __stop_lab_percpu[];
 static unsigned long pcpu_size;
 
 static struct vc_lockref *const locks = (struct vc_lockref *)arena;
 
-int vc_cpu;
-unsigned long vc_this_cpu_off;
+/*
+ * The lab's shim (common/lab/include) serves the checker unchanged: its
+ * smp_processor_id(), per-CPU offsets and cpu_relax() hook are defined
+ * here.  The simulated CPUs share one thread, so its thread-locals are
+ * the running CPU's.
+ */
+__thread int lab_cpu;
+__thread unsigned long lab_this_cpu_off;
+__thread unsigned int lab_relax_count;
+unsigned int lab_relax_mask;	/* 0: every cpu_relax() calls the hook */
 
-unsigned long vc_per_cpu_offset(int cpu)
+unsigned long lab_per_cpu_offset(int cpu)
 {
 	return (unsigned long)(arena + PCPU_OFF + cpu * pcpu_size) -
-	       (unsigned long)__start_vc_percpu;
+	       (unsigned long)__start_lab_percpu;
 }
 
 static inline int in_arena(const void *p)
@@ -594,8 +602,8 @@ ATOMICS(16, uint16_t)
 ATOMICS(32, uint32_t)
 ATOMICS(64, uint64_t)
 
-/* The end of a spin loop's iteration. */
-void vc_relax(void)
+/* The end of a spin loop's iteration: the shim's cpu_relax() calls it. */
+void lab_relax_hook(void)
 {
 	struct task *t = cur;
 	struct op op = { .kind = OP_AWAIT, .pc = PC };
@@ -664,8 +672,8 @@ static void task_init(struct task *t)
 static void run(struct task *t)
 {
 	cur = t;
-	vc_cpu = t->cpu;
-	vc_this_cpu_off = vc_per_cpu_offset(t->cpu);
+	lab_cpu = t->cpu;
+	lab_this_cpu_off = lab_per_cpu_offset(t->cpu);
 	vc_switch(&sched_sp, t->sp);
 	cur = NULL;
 }
@@ -1507,7 +1515,7 @@ int main(int argc, char **argv)
 	if (cfg.lockref > cfg.cpus)
 		usage("-l (lockref CPUs) cannot exceed -c (CPUs)%s", "");
 
-	pcpu_size = (__stop_vc_percpu - __start_vc_percpu + 63) & ~63UL;
+	pcpu_size = (__stop_lab_percpu - __start_lab_percpu + 63) & ~63UL;
 	if (PCPU_OFF + cfg.cpus * pcpu_size > ARENA_SIZE) {
 		fprintf(stderr, "verify: %d CPUs' per-CPU data (%lu bytes each) do not fit the modelled memory\n",
 			cfg.cpus, pcpu_size);
