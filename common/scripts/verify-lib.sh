@@ -56,7 +56,9 @@ build() {
 		echo "asm/qspinlock.h: ${asmdir#"$TOP"/}"
 		run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$t/kernel/locking/qspinlock.c" -o "$out/qspinlock.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
-			run_logged gcc -no-pie -o "$out/verify" "$out/qspinlock.o" "$out/api.o" "$OUT/checker.o"
+			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
+			run_logged gcc -no-pie -o "$out/verify" "$out/qspinlock.o" "$out/api.o" \
+				"$out/litmus.o" "$OUT/checker.o"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
 		return 1
@@ -78,4 +80,37 @@ expected() {
 		($1 == s) && ($2 == v || $2 == "*") && ($3 == m || $3 == "*") &&
 		($4 == c || $4 == "*") { print $5 "\t" $6; found = 1; exit }
 		END { if (!found) print "PASS\t" }' common/verify/expect.tsv
+}
+
+# audit_variant BIN NAME LABEL: run the audit three times and count the call
+# sites; sets audit_got (PASS or FAIL) and audit_execs.
+# shellcheck disable=SC2034 # audit_got is the caller's
+audit_variant() {
+	local bin=$1 name=$2 label=$3 p h h0="" rc log calls line
+	audit_got=FAIL audit_execs=0
+	for p in none 90 165; do
+		log=$OUT/logs/$name-audit-$p.log
+		rc=0
+		timeout 600 "$bin" -q -m sc -c 4 -a 2 -n 2 -i 2 -p 3 -s 1 -x 2000 -A "$p" -N "$label/audit" >"$log" 2>&1 || rc=$?
+		if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+			echo "audit $label: FAIL: $(grep -m1 '^verify ' "$log" || echo "exit status $rc") (log: ${log#"$TOP"/})"
+			return 1
+		fi
+		line=$(grep -m1 '^audit: ' "$log") || {
+			echo "audit $label: FAIL: no audit line (log: ${log#"$TOP"/})"
+			return 1
+		}
+		audit_execs=$((audit_execs + $(printf '%s\n' "$line" | sed -n 's/.*, \([0-9]*\) executions.*/\1/p')))
+		h=${line##* }
+		[ -n "$h0" ] || h0=$h
+		if [ "$h" != "$h0" ]; then
+			echo "audit $label: FAIL: the executions change with the poison byte (event hash $h with $p, $h0 without): a load escaped the instrumentation (logs: ${OUT#"$TOP"/}/logs/$name-audit-*.log)"
+			return 1
+		fi
+	done
+	# the object's relocations name each call site of an entry point
+	calls=$(objdump -dr "$OUT/$name/qspinlock.o" | grep -oE 'R_X86_64_PLT32[[:space:]]+__tsan_[a-z0-9_]+' | sed 's/.*__tsan_//')
+	audit_got=PASS
+	echo "audit $label: PASS: no store escaped the checker and no load changed with the poison ($audit_execs executions: no poison, 0x5a and 0xa5, event hash $h0); qspinlock.o calls it at $(printf '%s\n' "$calls" | grep -cE '^(unaligned_)?read') loads, $(printf '%s\n' "$calls" | grep -cE '^(unaligned_)?write') stores, $(printf '%s\n' "$calls" | grep -c '^atomic') atomics"
+	echo "  -> ok"
 }

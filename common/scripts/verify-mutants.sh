@@ -36,68 +36,105 @@ OUT=$BUILD/verify
 mkdir -p "$OUT/logs" "$OUT/mutant-src"
 build_checker
 
-killed=0 bad=0 errors=0 table=()
+# check_mutant NAME STEP MUST ALSO: one mutant under its models; writes
+# $OUT/mutant-NAME.table (its rows of the kill table) and
+# $OUT/mutant-NAME.counts ("killed bad errors").
+check_mutant() {
+	local name=$1 step=$2 must=$3 also=$4 sdir tree patch bin models m res first
+	local cname cshort sc_opts tso_opts weak_opts copts log rc line x counted
+	local killed=0 bad=0 errors=0
+	: >"$OUT/mutant-$name.table"
+	{
+		sdir=$(step_dir "$step")
+		tree=$OUT/mutant-src/$name
+		rm -rf "$tree"
+		cp -r "$sdir/tree" "$tree"
+		patch=common/verify/mutants/$name.patch
+		[ -f "$patch" ] || patch=common/mutants/$name.patch
+		if ! (cd "$tree" && GIT_CEILING_DIRECTORIES=$(cd .. && pwd) git apply "$TOP/$patch"); then
+			printf '%-24s %-5s %s\n' "$name" "$step" "ERROR: does not apply to step $step's tree" >>"$OUT/mutant-$name.table"
+			echo "0 0 1" >"$OUT/mutant-$name.counts"
+			return
+		fi
+		if ! bin=$(build "$tree" nr64 "mutant-$name"); then
+			printf '%-24s %-5s %s\n' "$name" "$step" "ERROR: $bin" >>"$OUT/mutant-$name.table"
+			echo "0 0 1" >"$OUT/mutant-$name.counts"
+			return
+		fi
+		models="$must"
+		[ "$counted_only" -eq 1 ] || models="$must $also"
+		for m in ${models//-/}; do
+			res="survived" first=""
+			while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
+				case $cname in '#'* | '') continue ;; esac
+				[ "$cshort" = yes ] || continue
+				case $m in sc) copts=$sc_opts ;; tso) copts=$tso_opts ;; weak) copts=$weak_opts ;; esac
+				[ "$copts" != - ] || continue
+				# only where the unmutated step passes: its own known bugs kill nothing
+				[ "$(expected "$step" nr64 "$m" "$cname" | cut -f1)" = PASS ] || continue
+				log=$OUT/logs/mutant-$name-$m-$cname.log
+				rc=0
+				# shellcheck disable=SC2086 # copts is a list of options
+				timeout 600 "$bin" -q -m "$m" -N "mutant-$name/$cname" $copts >"$log" 2>&1 || rc=$?
+				if [ "$rc" -eq 1 ]; then
+					line=$(grep -m1 '^verify ' "$log")
+					x=$(printf '%s\n' "$line" | sed -n 's/.*(execution \([0-9]*\), \([0-9]*\) events.*/\1 executions, \2-event trace/p')
+					res="killed by $cname ($x)"
+					first=$(printf '%s\n' "$line" | sed 's/^[^:]*: FAIL: //; s/ (execution.*//')
+					break
+				elif [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+					res="ERROR (exit $rc, log: ${log#"$TOP"/})"
+					errors=$((errors + 1))
+					break
+				fi
+			done <common/verify/plan.tsv
+			counted=no
+			case " $must " in *" $m "*) counted=yes ;; esac
+			case $res in
+			killed*) [ "$counted" = no ] || killed=$((killed + 1)) ;;
+			survived) [ "$counted" = no ] || { bad=$((bad + 1)); res="SURVIVED (must be killed)"; } ;;
+			esac
+			[ "$counted" = yes ] || res="$res (reported, not counted)"
+			printf '%-24s %-5s %-5s %-60s %s\n' "$name" "$step" "$m" "$res" "$(printf '%s' "$first" | cut -c1-90)" >>"$OUT/mutant-$name.table"
+		done
+		echo "$killed $bad $errors" >"$OUT/mutant-$name.counts"
+	} 2>"$OUT/mutant-$name.err"
+}
+
+# One mutant per job, as many jobs as cores (VERIFY_JOBS=N); the table in
+# the order of common/verify/mutants.tsv.
+jobs_max=${VERIFY_JOBS:-$(nproc)}
 t0=$(now)
+names=()
 while IFS=$'\t' read -r name step must also; do
 	case $name in '#'* | '') continue ;; esac
 	if [ "${#want[@]}" -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then
 		continue
 	fi
-	sdir=$(step_dir "$step")
-	tree=$OUT/mutant-src/$name
-	rm -rf "$tree"
-	cp -r "$sdir/tree" "$tree"
 	patch=common/verify/mutants/$name.patch
 	[ -f "$patch" ] || patch=common/mutants/$name.patch
-	say "verify mutant $name (step $step): $(head -1 "$patch")"
-	if ! (cd "$tree" && GIT_CEILING_DIRECTORIES=$(cd .. && pwd) git apply "$TOP/$patch"); then
-		table+=("$(printf '%-24s %-5s %s' "$name" "$step" "ERROR: does not apply to step $step's tree")")
-		errors=$((errors + 1))
-		continue
-	fi
-	if ! bin=$(build "$tree" nr64 "mutant-$name"); then
-		table+=("$(printf '%-24s %-5s %s' "$name" "$step" "ERROR: $bin")")
-		errors=$((errors + 1))
-		continue
-	fi
-	models="$must"
-	[ "$counted_only" -eq 1 ] || models="$must $also"
-	for m in ${models//-/}; do
-		res="survived" first=""
-		while IFS=$'\t' read -r cname cshort sc_opts tso_opts _; do
-			case $cname in '#'* | '') continue ;; esac
-			[ "$cshort" = yes ] || continue
-			case $m in sc) copts=$sc_opts ;; tso) copts=$tso_opts ;; esac
-			[ "$copts" != - ] || continue
-			# only where the unmutated step passes: its own known bugs kill nothing
-			[ "$(expected "$step" nr64 "$m" "$cname" | cut -f1)" = PASS ] || continue
-			log=$OUT/logs/mutant-$name-$m-$cname.log
-			rc=0
-			# shellcheck disable=SC2086 # copts is a list of options
-			timeout 600 "$bin" -q -m "$m" -N "mutant-$name/$cname" $copts >"$log" 2>&1 || rc=$?
-			if [ "$rc" -eq 1 ]; then
-				line=$(grep -m1 '^verify ' "$log")
-				x=$(printf '%s\n' "$line" | sed -n 's/.*(execution \([0-9]*\), \([0-9]*\) events.*/\1 executions, \2-event trace/p')
-				res="killed by $cname ($x)"
-				first=$(printf '%s\n' "$line" | sed 's/^[^:]*: FAIL: //; s/ (execution.*//')
-				break
-			elif [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
-				res="ERROR (exit $rc, log: ${log#"$TOP"/})"
-				errors=$((errors + 1))
-				break
-			fi
-		done <common/verify/plan.tsv
-		counted=no
-		case " $must " in *" $m "*) counted=yes ;; esac
-		case $res in
-		killed*) [ "$counted" = no ] || killed=$((killed + 1)) ;;
-		survived) [ "$counted" = no ] || { bad=$((bad + 1)); res="SURVIVED (must be killed)"; } ;;
-		esac
-		[ "$counted" = yes ] || res="$res (reported, not counted)"
-		table+=("$(printf '%-24s %-5s %-5s %-60s %s' "$name" "$step" "$m" "$res" "$(printf '%s' "$first" | cut -c1-90)")")
-		printf '    %s %s: %s\n' "$name" "$m" "$res" >&2
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n || true
 	done
+	say "verify mutant $name (step $step): $(head -1 "$patch")"
+	rm -f "$OUT/mutant-$name.counts"
+	check_mutant "$name" "$step" "$must" "$also" &
+	names+=("$name")
 done <common/verify/mutants.tsv
+wait
+killed=0 bad=0 errors=0 table=()
+for name in "${names[@]}"; do
+	if [ -f "$OUT/mutant-$name.counts" ]; then
+		read -r k b e <"$OUT/mutant-$name.counts"
+	else
+		k=0 b=0 e=1
+		echo "verify mutant $name: the job ended without its counts (errors: ${OUT#"$TOP"/}/mutant-$name.err)" >>"$OUT/mutant-$name.table"
+	fi
+	killed=$((killed + k)) bad=$((bad + b)) errors=$((errors + e))
+	while IFS= read -r line; do
+		table+=("$line")
+	done <"$OUT/mutant-$name.table"
+done
 
 echo
 echo "Lock checker kill table (the short configurations of common/verify/plan.tsv, first failure wins):"

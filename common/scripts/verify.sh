@@ -17,10 +17,10 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
-MODELS_ALL="sc tso"
+MODELS_ALL="sc tso weak"
 usage() {
 	die "usage: $0 [--short] [--models \"$MODELS_ALL\"] [--configs \"NAME...\"] [step...]
-       (steps with a queued spinlock: 1..8, and today; configurations: $(plan_names | tr '\n' ' '))"
+       (steps with a queued spinlock: 1..8, and today; configurations: $(plan_names | tr '\n' ' ')litmus audit)"
 }
 plan_names() { grep -v '^#' common/verify/plan.tsv | cut -f1; }
 
@@ -57,8 +57,8 @@ for m in $models; do
 	esac
 done
 for c in $configs; do
-	plan_names | grep -qx -- "$c" ||
-		die "verify: unknown configuration '$c'; valid ones: $(plan_names | tr '\n' ' ')"
+	[ "$c" = litmus ] || [ "$c" = audit ] || plan_names | grep -qx -- "$c" ||
+		die "verify: unknown configuration '$c'; valid ones: $(plan_names | tr '\n' ' ')litmus audit"
 done
 
 OUT=$BUILD/verify
@@ -72,7 +72,7 @@ build_checker
 # the reader sees), $OUT/NAME.rows (results.tsv rows) and $OUT/NAME.counts
 # ("good bad executions").
 check_variant() {
-	local d=$1 n=$2 v=$3 name=step-$2-$3 tree=$1/tree bin cname cshort sc_opts tso_opts m copts
+	local d=$1 n=$2 v=$3 name=step-$2-$3 tree=$1/tree bin cname cshort sc_opts tso_opts weak_opts m copts
 	local log want why rc line got x verdict good=0 bad=0 execs=0
 	: >"$OUT/$name.rows"
 	{
@@ -82,7 +82,7 @@ check_variant() {
 			echo "0 1 0" >"$OUT/$name.counts"
 			return
 		fi
-		while IFS=$'\t' read -r cname cshort sc_opts tso_opts _; do
+		while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
 			case $cname in '#'* | '') continue ;; esac
 			if [ -n "$configs" ]; then
 				case " $configs " in *" $cname "*) ;; *) continue ;; esac
@@ -93,6 +93,7 @@ check_variant() {
 				case $m in
 				sc) copts=$sc_opts ;;
 				tso) copts=$tso_opts ;;
+				weak) copts=$weak_opts ;;
 				esac
 				[ "$copts" != - ] || continue
 				log=$OUT/logs/$name-$m-$cname.log
@@ -121,6 +122,55 @@ check_variant() {
 				printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "$m" "$cname" "$got" "${x:-0}" >>"$OUT/$name.rows"
 			done
 		done <common/verify/plan.tsv
+		# The models' own tests (common/verify/litmus.tsv): the lock tests
+		# on every layout, the plain ones once (on today's, nr64).  Under
+		# the weak model the lock tests are bounded to 2 reorderings (1 in
+		# make test's share).
+		while IFS=$'\t' read -r cname kind l_sc l_tso l_weak _; do
+			case $cname in '#'* | '') continue ;; esac
+			[ "$kind" = lock ] || [ "$name" = step-today-nr64 ] || continue
+			if [ -n "$configs" ]; then
+				case " $configs " in *" litmus "*) ;; *) continue ;; esac
+			fi
+			for m in $models; do
+				case $m in
+				sc) want=$l_sc ;;
+				tso) want=$l_tso ;;
+				weak) want=$l_weak ;;
+				esac
+				copts=""
+				[ "$kind" = plain ] || [ "$m" != weak ] || copts="-w $((2 - short))"
+				log=$OUT/logs/$name-$m-litmus-$cname.log
+				rc=0
+				# shellcheck disable=SC2086 # copts is a list of options
+				timeout 600 "$bin" -q -m "$m" -L "$cname" $copts >"$log" 2>&1 || rc=$?
+				line=$(grep -m1 '^litmus ' "$log" || echo "litmus $cname $m: no answer, exit status $rc (log: ${log#"$TOP"/})")
+				case $rc:$line in
+				0:*": reachable: "*) got=reachable ;;
+				0:*": never: "*) got=never ;;
+				3:*) got=NOT-EXHAUSTED ;;
+				*) got=ERROR ;;
+				esac
+				x=$(printf '%s\n' "$line" | sed -n 's/.*: \([0-9]*\) executions.*/\1/p; s/.*after execution \([0-9]*\) .*/\1/p' | head -1)
+				execs=$((execs + ${x:-0}))
+				if [ "$got" = "$want" ]; then
+					good=$((good + 1))
+					verdict="ok"
+				else
+					bad=$((bad + 1))
+					verdict="NOT AS EXPECTED: the model must answer $want, it answered $got (log: ${log#"$TOP"/})"
+				fi
+				printf '%s%s\n  -> %s\n' "$line" "${copts:+ [$copts]}" "$verdict"
+				printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "$m" "litmus:$cname" "$got" "${x:-0}" >>"$OUT/$name.rows"
+			done
+		done <common/verify/litmus.tsv
+		# The audit (common/verify/README.md, "Nothing escapes the
+		# instrumentation"): the same executions with two poison bytes.
+		if [ -z "$configs" ] || case " $configs " in *" audit "*) true ;; *) false ;; esac then
+			audit_variant "$bin" "$name" "step-$n/$v" && good=$((good + 1)) || bad=$((bad + 1))
+			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" sc audit "$audit_got" "$audit_execs" >>"$OUT/$name.rows"
+			execs=$((execs + audit_execs))
+		fi
 		echo "$good $bad $execs" >"$OUT/$name.counts"
 	} >"$OUT/$name.out" 2>&1
 }

@@ -31,7 +31,7 @@ expect "BENCH_CPUS=9 is out of range" BENCH_CPUS="1 9" make -s bench
 expect "MS=5 is out of range" MS=5 make -s lab-bench
 expect "HOLD=0 THINK=0 is the heavy workload" HOLD=0 THINK=0 make -s lab-bench
 expect "there is no step 42; valid steps: 0" make -s verify-42
-expect "unknown memory model 'lkmm'; valid models: sc tso" MODELS=lkmm make -s verify-6
+expect "unknown memory model 'lkmm'; valid models: sc tso weak" MODELS=lkmm make -s verify-6
 expect "unknown configuration 'c9a9'; valid ones: c3a1" CONFIGS=c9a9 make -s verify-6
-expect "unknown mutant 'nope'; valid: head-claim-no-rewait" MUTANTS=nope make -s verify-mutants
+expect "unknown mutant 'nope'; valid: decode-tail-mask-rfc head-claim-no-rewait" MUTANTS=nope make -s verify-mutants
 expect "step 0 has no queued spinlock; the checker runs steps with one: 1 2" make -s verify-0

@@ -55,6 +55,11 @@ void vc_api_unlock(struct vc_lockref *l)
 	arch_spin_unlock(vc_lock_of(l));
 }
 
+int vc_api_is_locked(struct vc_lockref *l)
+{
+	return arch_spin_is_locked(vc_lock_of(l));
+}
+
 /*
  * The critical section: nobody else may be inside (the owner field), the
  * lock must say it is locked, and the count goes up by a non-atomic

@@ -32,6 +32,8 @@
 
 #include "vc.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 typedef uint8_t u8;
 typedef uint32_t u32;
 typedef uint64_t u64;
@@ -65,10 +67,13 @@ static struct {
 	int minimise;
 	long min_budget;
 	int bound;		/* preemptions per execution, exhaustive mode */
+	int reorder_bound;	/* weak: reorderings per execution */
+	const struct vc_litmus *litmus;	/* -L: a litmus test, not the lock */
+	int audit;		/* -A BYTE: poison the arena with BYTE; -1: none */
 } cfg = {
 	.cpus = 2, .acq = 1, .levels = 1, .irq_acq = 1,
 	.max_execs = 2000000, .min_budget = 20000, .minimise = 1,
-	.bound = 1000,
+	.bound = 1000, .reorder_bound = 1000,
 };
 
 /* ---- modelled memory ------------------------------------------------- */
@@ -83,6 +88,7 @@ static struct {
 static u8 arena[ARENA_SIZE] __attribute__((__aligned__(64)));
 static u8 mem[ARENA_SIZE] __attribute__((__aligned__(64)));
 #define LOCKS_OFF	0
+#define VARS_OFF	512	/* a litmus test's variables */
 #define PCPU_OFF	1024
 
 extern char __start_lab_percpu[], __stop_lab_percpu[];
@@ -105,6 +111,16 @@ unsigned long lab_per_cpu_offset(int cpu)
 {
 	return (unsigned long)(arena + PCPU_OFF + cpu * pcpu_size) -
 	       (unsigned long)__start_lab_percpu;
+}
+
+struct vc_vars *vc_vars(void)
+{
+	return (struct vc_vars *)(arena + VARS_OFF);
+}
+
+struct vc_lockref *vc_lockref_of(int i)
+{
+	return &locks[i];
 }
 
 static inline int in_arena(const void *p)
@@ -163,6 +179,10 @@ struct task {
 	u64 read_val[MAX_READS];
 	int active;	/* an interrupt context between entry and exit */
 	int done_acq;
+	/* weak: what its last wake-up found changed, until it is read again */
+	int nwoken;
+	struct range woken[MAX_READS];
+	u64 woken_val[MAX_READS];
 };
 
 static struct task tasks[MAX_TASKS];
@@ -192,12 +212,51 @@ struct sbentry {
 	int issue_ev;	/* the event that issued it (for happens-before) */
 	int bar;	/* write barriers its CPU had issued before it */
 	int release;	/* a release store: leaves only as the oldest */
+	int relobs;	/* weak: what its CPU had observed at its last barrier */
 };
 
 static struct sbuf {
 	int n, bar;
 	struct sbentry e[SBUF];
 } sb[MAX_CPUS];
+
+/*
+ * The weak model (common/verify/README.md, "Memory models"): every store
+ * that leaves its CPU is appended to one history, the coherence order of
+ * every location.  Time t is the memory after the first t stores of the
+ * history; a load reads the bytes it asks for as they were at one time t
+ * at or after its CPU's floor and its own earlier accesses to them.  A
+ * store's cut is the time that a CPU which read it and then orders its
+ * later loads (smp_rmb(), an acquire) may no longer read before.
+ */
+#define MAX_HIST	2048
+#define MAX_COH		64
+#define MAX_ALTS	16
+
+struct hentry {
+	u32 off;
+	u8 size;
+	u64 prev;	/* the bytes it overwrote */
+	int cut;
+};
+
+static struct hentry hist[MAX_HIST];
+static int nhist;
+
+static struct wview {
+	int floor;	/* no load reads from before this time */
+	int acq;	/* the largest cut of a store it has read */
+	int obs;	/* the latest time it has observed */
+	int relobs;	/* obs at its last smp_wmb() or smp_mb() */
+	int max_flushed, before_bar, last_bar;	/* its own stores */
+	int release;	/* a release since its last full barrier */
+	int ncoh;
+	struct {
+		u32 off;
+		u8 size;
+		int t;
+	} coh[MAX_COH];	/* per range: the time its last access saw */
+} wv[MAX_CPUS];
 
 /* ---- failure and the trace -------------------------------------------- */
 
@@ -211,11 +270,53 @@ struct event {
 	u32 word[MAX_LEVELS];	/* lock words after it */
 	u32 clock[DPOR_PROCS];
 	int seq;
+	int alt, nalt;	/* which of its possible outcomes it took, of how many */
+	int stale;	/* weak: newer stores to what it loaded than it saw */
+	int buffered;	/* a store that went to its CPU's store buffer */
 };
 
 static struct event ev[MAX_EVENTS];
 static int nev;
 static int choice[MAX_EVENTS];	/* the schedule of the current execution */
+static int choice_alt[MAX_EVENTS];
+
+/*
+ * Under the weak model an event may have several outcomes: a load may read
+ * any of the values it is allowed to see, and a store buffer may let any of
+ * the stores go that no barrier holds back.  The explorer says which one
+ * the running event takes (cur_alt; -1: a random one, for PCT); the event
+ * says how many it had.
+ */
+static int cur_alt, ev_nalt, ev_alt;
+static int reorders;	/* outcomes other than the first, this execution */
+static const int *replay_sched, *replay_alt;
+static int replay_len;
+static int litmus_hit;	/* the execution ended with the exists clause true */
+
+static u64 rng(void);
+
+/*
+ * Outcome 0 is the one TSO would give (the newest value, the oldest
+ * store); every other one is a reordering, and -w bounds how many an
+ * execution may have, as -b bounds its preemptions.
+ */
+static int pick_alt(int n)
+{
+	if (reorders >= cfg.reorder_bound && !replay_sched)
+		n = 1;
+	ev_nalt = n;
+	ev_alt = 0;
+	if (n > 1)
+		ev_alt = cur_alt < 0 ? (int)(rng() % n) : cur_alt;
+	if (ev_alt >= n) {
+		fprintf(stderr, "replay: event %d has %d outcomes, not %d: the schedule is not from this program and configuration\n",
+			nev, n, ev_alt + 1);
+		exit(2);
+	}
+	if (ev_alt)
+		reorders++;
+	return ev_alt;
+}
 
 static void stop_execution(void)
 {
@@ -272,18 +373,335 @@ static u64 model_load(int cpu, u32 off, int size)
 	return get(tmp, 0, size);
 }
 
-static void model_store(int cpu, u32 off, int size, u64 v)
+static int pick_alt(int n);
+static void hist_append(int cpu, u32 off, int size, u64 v, int bar,
+			int relobs, int release);
+
+/*
+ * May a store of @cpu reach memory before the stores its buffer holds?
+ * Not over one of them to the same bytes, nor over a write barrier, and a
+ * release only as the oldest.
+ */
+static int may_pass(int cpu, u32 off, int size, int release)
 {
+	int i;
+
+	if (release && sb[cpu].n)
+		return 0;
+	for (i = 0; i < sb[cpu].n; i++)
+		if (sb[cpu].e[i].bar != sb[cpu].bar ||
+		    (off < sb[cpu].e[i].off + sb[cpu].e[i].size &&
+		     sb[cpu].e[i].off < off + size))
+			return 0;
+	return 1;
+}
+
+/*
+ * A store leaves its CPU.  SC: into memory.  TSO: into the FIFO store
+ * buffer.  Weak: into memory at once (outcome 0), or into the buffer,
+ * where later stores may pass it (outcome 1, a reordering); into the
+ * buffer anyway when a store there may not be passed.
+ */
+static void model_store(int cpu, u32 off, int size, u64 v, int release)
+{
+	int relobs = release ? wv[cpu].obs : wv[cpu].relobs;
+
+	if (release)
+		wv[cpu].release = 1;
 	if (cfg.model == SC) {
 		put(mem, off, size, v);
 		return;
 	}
+	if (cfg.model == WEAK) {
+		if (!may_pass(cpu, off, size, release))
+			pick_alt(1);
+		else if (pick_alt(2) == 0) {
+			hist_append(cpu, off, size, v, sb[cpu].bar, relobs, release);
+			return;
+		}
+	}
 	if (sb[cpu].n == SBUF)
 		vc_fail("store buffer of CPU %d overflows (%d stores)", cpu, SBUF);
+	ev[nev - 1].buffered = 1;
 	sb[cpu].e[sb[cpu].n++] = (struct sbentry){
 		.off = off, .size = size, .val = v, .issue_ev = nev - 1,
-		.bar = sb[cpu].bar,
+		.bar = sb[cpu].bar, .relobs = relobs, .release = release,
 	};
+}
+
+/* ---- the weak model's history and views ------------------------------- */
+
+static u64 rmw_apply(int op, u64 old, u64 a, u64 b, int size, int *store);
+
+static inline int overlaps(u32 a, int as, u32 b, int bs)
+{
+	return a < b + bs && b < a + as;
+}
+
+static int coh_get(int cpu, u32 off, int size)
+{
+	struct wview *w = &wv[cpu];
+	int i, t = 0;
+
+	for (i = 0; i < w->ncoh; i++)
+		if (overlaps(off, size, w->coh[i].off, w->coh[i].size) && w->coh[i].t > t)
+			t = w->coh[i].t;
+	return t;
+}
+
+static void coh_set(int cpu, u32 off, int size, int t)
+{
+	struct wview *w = &wv[cpu];
+	int i, j;
+
+	for (i = 0; i < w->ncoh; i++)
+		if (w->coh[i].off == off && w->coh[i].size == size) {
+			if (t > w->coh[i].t)
+				w->coh[i].t = t;
+			return;
+		}
+	if (w->ncoh == MAX_COH) {
+		/* forget what the floor already guarantees */
+		for (i = j = 0; i < w->ncoh; i++)
+			if (w->coh[i].t > w->floor)
+				w->coh[j++] = w->coh[i];
+		w->ncoh = j;
+		if (j == MAX_COH) {
+			vc_fail("the weak model's coherence list of CPU %d is full (%d ranges)",
+				cpu, MAX_COH);
+			return;
+		}
+	}
+	w->coh[w->ncoh].off = off;
+	w->coh[w->ncoh].size = size;
+	w->coh[w->ncoh].t = t;
+	w->ncoh++;
+}
+
+/* The bytes [off, off+size) as they were at time t. */
+static u64 snapshot(u32 off, int size, int t)
+{
+	u8 tmp[8];
+	int k, b;
+
+	memcpy(tmp, mem + off, size);
+	for (k = nhist - 1; k >= t; k--) {
+		struct hentry *h = &hist[k];
+
+		if (!overlaps(off, size, h->off, h->size))
+			continue;
+		for (b = 0; b < size; b++)
+			if (off + b >= h->off && off + b < h->off + h->size)
+				tmp[b] = ((u8 *)&h->prev)[off + b - h->off];
+	}
+	return get(tmp, 0, size);
+}
+
+/*
+ * CPU @cpu loads [off, off+size) as it was at time t (the bytes in @skip
+ * came from its own store buffer).  Each store it reads from is single-copy
+ * atomic: from now on the CPU sees that store or a later one in all of the
+ * store's bytes, not only in those it loaded.  Returns the largest cut of
+ * those stores.
+ */
+static int read_from(int cpu, u32 off, int size, int t, unsigned int skip)
+{
+	unsigned int left = ((1u << size) - 1) & ~skip;
+	int k, b, cut = 0;
+
+	for (k = t - 1; k >= 0 && left; k--) {
+		struct hentry *h = &hist[k];
+		unsigned int m = 0;
+
+		for (b = 0; b < size; b++)
+			if ((left & (1u << b)) && off + b >= h->off &&
+			    off + b < h->off + h->size)
+				m |= 1u << b;
+		if (m) {
+			left &= ~m;
+			if (h->cut > cut)
+				cut = h->cut;
+			if (h->off != off || h->size != size)
+				coh_set(cpu, h->off, h->size, k + 1);
+		}
+	}
+	return cut;
+}
+
+/*
+ * A store of @cpu reaches memory: the end of the history.  Its cut is what
+ * its CPU's barriers order before it: every own store before its last
+ * barrier (every own store, for a release), and what the CPU had observed
+ * at that barrier (@relobs).
+ */
+static void hist_append(int cpu, u32 off, int size, u64 v, int bar,
+			int relobs, int release)
+{
+	struct wview *w = &wv[cpu];
+	int cut;
+
+	if (nhist == MAX_HIST) {
+		vc_fail("the weak model's store history is full (%d stores)", MAX_HIST);
+		return;
+	}
+	if (bar != w->last_bar) {
+		w->before_bar = w->max_flushed;
+		w->last_bar = bar;
+	}
+	cut = release ? w->max_flushed : w->before_bar;
+	if (relobs > cut)
+		cut = relobs;
+	hist[nhist] = (struct hentry){ .off = off, .size = size,
+				       .prev = get(mem, off, size), .cut = cut };
+	nhist++;
+	put(mem, off, size, v);
+	coh_set(cpu, off, size, nhist);
+	w->max_flushed = nhist;
+}
+
+/*
+ * An acquire after a release of the same CPU (since its last full barrier)
+ * orders everything before the release before everything after the
+ * acquire, as ARMv8's release and acquire do (RCsc) and as the kernel's
+ * model requires of an unlock followed by a lock: enabled() has waited for
+ * the store buffer to drain, and later stores carry the cut of all before.
+ */
+static void release_acquire(int cpu)
+{
+	struct wview *w = &wv[cpu];
+
+	if (!w->release)
+		return;
+	w->release = 0;
+	sb[cpu].bar++;
+	w->relobs = w->obs;
+}
+
+/*
+ * A load under the weak model.  The bytes that its own store buffer holds
+ * come from there (the newest); the others from one time t, which may be
+ * any time from now back to the CPU's floor and its own last access to
+ * these bytes (coherence): each such time is one outcome, newest first.
+ * Right after a spin loop's wake-up, a load of what it waited on does not
+ * read the value it waited to change again (it would spin for ever on a
+ * value that real hardware replaces eventually).
+ */
+static u64 weak_load(struct task *t, u32 off, int size, int mo, int *stale)
+{
+	struct wview *w = &wv[t->cpu];
+	struct sbuf *q = &sb[t->cpu];
+	unsigned int fwd = 0, full = (1u << size) - 1;
+	u8 ftmp[8], tmp[8];
+	int i, b, k, lo, n = 0, a, cut, when[MAX_ALTS];
+	u64 val[MAX_ALTS], v;
+
+	for (i = 0; i < q->n; i++)
+		for (b = 0; b < size; b++)
+			if (off + b >= q->e[i].off && off + b < q->e[i].off + q->e[i].size) {
+				fwd |= 1u << b;
+				ftmp[b] = ((u8 *)&q->e[i].val)[off + b - q->e[i].off];
+			}
+	*stale = 0;
+	if (fwd == full) {
+		pick_alt(1);
+		return get(ftmp, 0, size);
+	}
+	lo = coh_get(t->cpu, off, size);
+	if (w->floor > lo)
+		lo = w->floor;
+	for (k = nhist - 1; k >= lo && n < MAX_ALTS - 1; k--) {
+		for (b = 0; b < size; b++)
+			if (!(fwd & (1u << b)) && off + b >= hist[k].off &&
+			    off + b < hist[k].off + hist[k].size)
+				break;
+		if (b < size)
+			when[n++] = k + 1;
+	}
+	when[n++] = lo;
+	for (i = 0; i < n; i++) {
+		v = snapshot(off, size, when[i]);
+		memcpy(tmp, &v, 8);
+		for (b = 0; b < size; b++)
+			if (fwd & (1u << b))
+				tmp[b] = ftmp[b];
+		val[i] = get(tmp, 0, size);
+	}
+	for (i = 0; i < t->nwoken; i++)
+		if (t->woken[i].off == off && t->woken[i].size == size) {
+			int j, m = 0;
+
+			for (j = 0; j < n; j++)
+				if (val[j] != t->woken_val[i]) {
+					when[m] = when[j];
+					val[m++] = val[j];
+				}
+			if (m)
+				n = m;
+			t->woken[i] = t->woken[--t->nwoken];
+			break;
+		}
+	a = pick_alt(n);
+	*stale = a;
+	coh_set(t->cpu, off, size, when[a]);
+	if (when[a] > w->obs)
+		w->obs = when[a];
+	cut = read_from(t->cpu, off, size, when[a], fwd);
+	if (cut > w->acq)
+		w->acq = cut;
+	if ((mo == MO_ACQUIRE || mo == MO_SEQ_CST) && cut > w->floor)
+		w->floor = cut;
+	if (mo == MO_ACQUIRE)
+		release_acquire(t->cpu);
+	return val[a];
+}
+
+/*
+ * A read-modify-write under the weak model reads the newest value (none of
+ * its bytes is in the store buffer: enabled() waits) and appends its store.
+ * Fully ordered ones are a full barrier on both sides.  Its store carries
+ * the cut of the store it read as well as its own: an acquire that reads
+ * from it is ordered after what a release before it ordered (a release
+ * sequence, which ARMv8 and the kernel's model keep; lockref's relaxed
+ * cmpxchg relies on it).
+ */
+static u64 weak_rmw(struct task *t, const struct op *op)
+{
+	struct wview *w = &wv[t->cpu];
+	int full = op->mo == MO_SEQ_CST || op->mo == MO_ACQ_REL;
+	int acquire = full || op->mo == MO_ACQUIRE;
+	int release = full || op->mo == MO_RELEASE;
+	int store, cut;
+	u64 v, n;
+
+	pick_alt(1);
+	if (full)
+		w->floor = nhist;
+	if (nhist > w->obs)
+		w->obs = nhist;
+	v = get(mem, op->off, op->size);
+	cut = read_from(t->cpu, op->off, op->size, nhist, 0);
+	if (cut > w->acq)
+		w->acq = cut;
+	n = rmw_apply(op->rmw, v, op->a, op->b, op->size, &store);
+	if (store) {
+		int own = release ? w->obs : w->relobs;
+
+		hist_append(t->cpu, op->off, op->size, n, sb[t->cpu].bar,
+			    own > cut ? own : cut, release);
+	} else {
+		coh_set(t->cpu, op->off, op->size, nhist);
+	}
+	if (acquire && cut > w->floor)
+		w->floor = cut;
+	if (full) {
+		w->floor = nhist;
+		w->obs = nhist;
+		w->relobs = nhist;
+		w->release = 0;
+	} else if (acquire) {
+		release_acquire(t->cpu);
+	}
+	return v;
 }
 
 static int sb_overlap(int cpu, u32 off, int size)
@@ -327,7 +745,10 @@ static void flush_one(int cpu, int i)
 {
 	struct sbentry e = sb[cpu].e[i];
 
-	put(mem, e.off, e.size, e.val);
+	if (cfg.model == WEAK)
+		hist_append(cpu, e.off, e.size, e.val, e.bar, e.relobs, e.release);
+	else
+		put(mem, e.off, e.size, e.val);
 	memmove(&sb[cpu].e[i], &sb[cpu].e[i + 1],
 		(sb[cpu].n - i - 1) * sizeof(e));
 	sb[cpu].n--;
@@ -341,7 +762,7 @@ static void harvest(struct task *t)
 		u64 v = get(arena, t->pw_off, t->pw_size);
 
 		ev[nev - 1].value = v;
-		model_store(t->cpu, t->pw_off, t->pw_size, v);
+		model_store(t->cpu, t->pw_off, t->pw_size, v, 0);
 		t->pw_size = 0;
 	}
 }
@@ -400,6 +821,53 @@ static u64 rmw_apply(int op, u64 old, u64 a, u64 b, int size, int *store)
 
 static void check_tails(void);
 
+/*
+ * The audit (-A BYTE, or -A none): does every access of the compiled code
+ * to shared memory go through the checker?  Before a CPU runs, every byte of the
+ * arena in use is set to BYTE.  At its next call into the checker every
+ * byte must still be BYTE, except the value the checker wrote for the load
+ * it performed and the bytes of the store it is about to read back: any
+ * other byte is a store the instrumentation missed.  A load it missed
+ * reads BYTE, so it changes what happens with the poison: verify.sh runs
+ * the audit without poison (-A none) and with two bytes, and compares the
+ * hashes of every event of every execution (audit_hash).
+ */
+static unsigned long audit_used;
+static u32 put_off;
+static u8 put_size;
+static u64 audit_hash = 14695981039346656037ULL;
+
+static const char *loc_name(u32 off, char *buf, size_t n);
+
+static void audit_scan(struct task *t, const void *pc)
+{
+	char b[40];
+	u32 i;
+
+	if (cfg.audit <= 0)
+		return;
+	for (i = 0; i < audit_used; i++) {
+		if (arena[i] == (u8)cfg.audit ||
+		    (t->pw_size && i >= t->pw_off && i < t->pw_off + t->pw_size) ||
+		    (put_size && i >= put_off && i < put_off + put_size))
+			continue;
+		vc_fail("audit: %s was written without a call into the checker (before %p)",
+			loc_name(i, b, sizeof(b)), pc);
+		return;
+	}
+}
+
+static void audit_event(const struct event *e)
+{
+	const u64 v[] = { e->proc, e->op.kind, e->op.off, e->op.size, e->value };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		audit_hash ^= v[i];
+		audit_hash *= 1099511628211ULL;
+	}
+}
+
 /* The task stops at @op; when it is picked, the access is performed. */
 static u64 sim_access(struct op *op)
 {
@@ -407,6 +875,7 @@ static u64 sim_access(struct op *op)
 	u64 v = 0;
 	int store;
 
+	audit_scan(t, op->pc);
 	harvest(t);
 	t->op = *op;
 	vc_switch(&t->sp, sched_sp);
@@ -414,16 +883,21 @@ static u64 sim_access(struct op *op)
 	/* picked: perform it */
 	switch (op->kind) {
 	case OP_READ:
-		v = model_load(t->cpu, op->off, op->size);
+		if (cfg.model == WEAK)
+			v = weak_load(t, op->off, op->size, op->mo, &ev[nev - 1].stale);
+		else
+			v = model_load(t->cpu, op->off, op->size);
 		put(arena, op->off, op->size, v);
+		put_off = op->off;
+		put_size = op->size;
 		note_read(t, op->off, op->size, v);
 		break;
 	case OP_WRITE:
 		t->nreads = 0;
+		t->nwoken = 0;
 		if (op->b) {	/* an atomic store: the value is known */
-			model_store(t->cpu, op->off, op->size, op->a);
-			if (cfg.model != SC && op->mo >= MO_RELEASE)
-				sb[t->cpu].e[sb[t->cpu].n - 1].release = 1;
+			model_store(t->cpu, op->off, op->size, op->a,
+				    op->mo >= MO_RELEASE);
 			v = op->a;
 		} else {
 			t->pw_off = op->off;
@@ -432,6 +906,12 @@ static u64 sim_access(struct op *op)
 		break;
 	case OP_RMW:
 		t->nreads = 0;
+		t->nwoken = 0;
+		if (cfg.model == WEAK) {
+			v = weak_rmw(t, op);
+			note_read(t, op->off, op->size, v);
+			break;
+		}
 		v = model_load(t->cpu, op->off, op->size);
 		note_read(t, op->off, op->size, v);
 		{
@@ -526,6 +1006,20 @@ static void fence(int kind, const void *pc)
 	sim_access(&op);
 	if (kind != F_RMB)
 		sb[cur->cpu].bar++;
+	if (cfg.model == WEAK) {
+		struct wview *w = &wv[cur->cpu];
+
+		if (kind == F_MB) {
+			w->floor = nhist;
+			if (nhist > w->obs)
+				w->obs = nhist;
+			w->release = 0;
+		}
+		if (kind != F_RMB)
+			w->relobs = w->obs;
+		else if (w->acq > w->floor)
+			w->floor = w->acq;
+	}
 }
 
 /*
@@ -611,6 +1105,7 @@ void lab_relax_hook(void)
 
 	if (!t)
 		return;
+	audit_scan(t, op.pc);
 	harvest(t);
 	if (!t->nreads)
 		vc_fail("cpu_relax() in a loop that reads no shared memory");
@@ -619,6 +1114,13 @@ void lab_relax_hook(void)
 		op.r[i] = t->reads[i];
 	t->op = op;
 	vc_switch(&t->sp, sched_sp);
+	t->nwoken = 0;
+	if (cfg.model == WEAK)
+		for (i = 0; i < op.nr; i++)
+			if (model_load(t->cpu, op.r[i].off, op.r[i].size) != t->read_val[i]) {
+				t->woken[t->nwoken] = op.r[i];
+				t->woken_val[t->nwoken++] = t->read_val[i];
+			}
 	t->nreads = 0;
 }
 
@@ -629,6 +1131,13 @@ static void task_body(void)
 	struct task *t = cur;
 	struct vc_lockref *l = &locks[t->level];
 	int k, n = t->level ? cfg.irq_acq : cfg.acq;
+
+	if (cfg.litmus) {
+		cfg.litmus->thread[t->cpu]();
+		audit_scan(t, NULL);
+		harvest(t);
+		n = 0;
+	}
 
 	for (k = 0; k < n; k++) {
 		if (t->level) {
@@ -642,6 +1151,7 @@ static void task_body(void)
 			vc_api_critical_section(l, t->id);
 			vc_api_unlock(l);
 		}
+		audit_scan(t, NULL);
 		harvest(t);
 		t->active = 0;
 		t->done_acq++;
@@ -666,6 +1176,7 @@ static void task_init(struct task *t)
 	t->nreads = 0;
 	t->active = 0;
 	t->done_acq = 0;
+	t->nwoken = 0;
 	memset(&t->op, 0, sizeof(t->op));
 }
 
@@ -674,6 +1185,10 @@ static void run(struct task *t)
 	cur = t;
 	lab_cpu = t->cpu;
 	lab_this_cpu_off = lab_per_cpu_offset(t->cpu);
+	if (cfg.audit > 0) {
+		memset(arena, cfg.audit, audit_used);
+		put_size = 0;
+	}
 	vc_switch(&sched_sp, t->sp);
 	cur = NULL;
 }
@@ -690,15 +1205,25 @@ static inline int cpu_of(int p)
 	return p < ntasks ? tasks[p].cpu : p - ntasks;
 }
 
-/* The oldest entry of @cpu's buffer that may reach memory now. */
-static int flush_pick(int cpu)
+/*
+ * The entries of @cpu's buffer that may reach memory now, oldest first:
+ * the oldest one under TSO; under the weak model each is one outcome of
+ * the buffer's next step (at most MAX_READS of them).
+ */
+static int flush_list(int cpu, int *idx)
 {
-	int i;
+	int i, n = 0;
 
-	for (i = 0; i < sb[cpu].n; i++)
+	for (i = 0; i < sb[cpu].n && n < MAX_READS; i++)
 		if (flushable(cpu, i))
-			return i;
-	return -1;
+			idx[n++] = i;
+	return n;
+}
+
+/* Does @cpu's buffer hold a store from before its last write barrier? */
+static int older_bar(int cpu)
+{
+	return sb[cpu].n && sb[cpu].e[0].bar != sb[cpu].bar;
 }
 
 /* Is the running context of @t's CPU @t itself? */
@@ -728,17 +1253,21 @@ static int enabled(int p)
 	struct task *t;
 
 	if (is_flusher(p))
-		return flush_pick(p - ntasks) >= 0;
+		return sb[p - ntasks].n > 0;
 	t = &tasks[p];
 	if (t->state || !on_top(t))
 		return 0;
 	switch (t->op.kind) {
 	case OP_AWAIT:
 		return await_ready(t);
+	case OP_READ:	/* an acquire after a release: see release_acquire() */
+		return cfg.model != WEAK || t->op.mo != MO_ACQUIRE ||
+		       !wv[t->cpu].release || sb[t->cpu].n == 0;
 	case OP_RMW:
-		if (cfg.model == TSO || t->op.mo == MO_SEQ_CST || t->op.mo >= MO_RELEASE)
+		if (cfg.model == TSO || t->op.mo == MO_SEQ_CST || t->op.mo >= MO_RELEASE ||
+		    (cfg.model == WEAK && t->op.mo == MO_ACQUIRE && wv[t->cpu].release))
 			return sb[t->cpu].n == 0;
-		return !sb_overlap(t->cpu, t->op.off, t->op.size);
+		return !sb_overlap(t->cpu, t->op.off, t->op.size) && !older_bar(t->cpu);
 	case OP_FENCE:
 		return t->op.rmw != F_MB || sb[t->cpu].n == 0;
 	case OP_WRITE:
@@ -751,14 +1280,20 @@ static int enabled(int p)
 static void next_op(int p, struct op *o)
 {
 	if (is_flusher(p)) {
-		int c = p - ntasks, i = flush_pick(c);
+		int c = p - ntasks, idx[MAX_READS], n = flush_list(c, idx), i;
 
 		memset(o, 0, sizeof(*o));
 		o->kind = OP_FLUSH;
-		if (i >= 0) {
-			o->off = sb[c].e[i].off;
-			o->size = sb[c].e[i].size;
-			o->a = i;
+		if (n) {
+			o->off = sb[c].e[idx[0]].off;
+			o->size = sb[c].e[idx[0]].size;
+			o->a = idx[0];
+		}
+		if (n > 1) {	/* any of them: all their ranges */
+			o->nr = n;
+			for (i = 0; i < n; i++)
+				o->r[i] = (struct range){ sb[c].e[idx[i]].off,
+							  sb[c].e[idx[i]].size };
 		}
 		return;
 	}
@@ -778,7 +1313,13 @@ static int writes(const struct op *o)
 static int nranges(const struct op *o, struct range *r)
 {
 	switch (o->kind) {
-	case OP_READ: case OP_WRITE: case OP_RMW: case OP_FLUSH:
+	case OP_FLUSH:
+		if (o->nr > 1) {
+			memcpy(r, o->r, o->nr * sizeof(*r));
+			return o->nr;
+		}
+		/* fall through */
+	case OP_READ: case OP_WRITE: case OP_RMW:
 		r[0] = (struct range){ o->off, o->size };
 		return 1;
 	case OP_AWAIT:
@@ -787,6 +1328,18 @@ static int nranges(const struct op *o, struct range *r)
 	default:
 		return 0;
 	}
+}
+
+/* Does @o read the weak model's clock (the length of the history)? */
+static int reads_time(const struct op *o)
+{
+	return (o->kind == OP_FENCE && o->rmw == F_MB) ||
+	       (o->kind == OP_RMW && (o->mo == MO_SEQ_CST || o->mo == MO_ACQ_REL));
+}
+
+static int appends(const struct op *o)
+{
+	return o->kind == OP_FLUSH || o->kind == OP_RMW || o->kind == OP_WRITE;
 }
 
 /* May the order of these two matter?  (Over-approximated: sound.) */
@@ -804,12 +1357,25 @@ static int dependent(int pa, const struct op *a, int pb, const struct op *b)
 			return 1;	/* contexts of one CPU */
 		/*
 		 * A locked RMW and smp_mb() wait for the buffer to drain.  A
-		 * store only appends to the buffer: it enables the buffer's
-		 * process when it was empty, but never while both are enabled.
+		 * store only appends to the buffer: under TSO it enables the
+		 * buffer's process when it was empty, but never while both are
+		 * enabled; under the weak model it may add an outcome to the
+		 * buffer's next step, and a relaxed RMW waits for older
+		 * barriers' stores.
 		 */
-		if (o->kind == OP_RMW || (o->kind == OP_FENCE && o->rmw == F_MB))
+		if (o->kind == OP_RMW || (o->kind == OP_FENCE && o->rmw == F_MB) ||
+		    (cfg.model == WEAK && (o->kind == OP_WRITE ||
+					   (o->kind == OP_READ && o->mo == MO_ACQUIRE))))
 			return 1;
 	}
+	/*
+	 * Under the weak model a full barrier makes its CPU see every store
+	 * in memory so far: its order against any store reaching memory
+	 * matters, whatever the location.
+	 */
+	if (cfg.model == WEAK &&
+	    ((reads_time(a) && appends(b)) || (reads_time(b) && appends(a))))
+		return 1;
 	if (!writes(a) && !writes(b))
 		return 0;
 	na = nranges(a, ra);
@@ -829,6 +1395,7 @@ struct dnode {
 	int chosen;
 	int pre;	/* preemptions before this state */
 	int last;	/* who ran the event before it, if still enabled; or -1 */
+	int alt, nalt;	/* the outcome of the chosen event, and how many */
 	struct op next[DPOR_PROCS];
 };
 
@@ -848,6 +1415,8 @@ static void reset(void)
 		put(mem, off_of(&locks[i].owner), 4, (u32)-1);
 	}
 	memset(sb, 0, sizeof(sb));
+	memset(wv, 0, cfg.cpus * sizeof(wv[0]));
+	nhist = 0;
 	for (i = 0; i < ntasks; i++)
 		task_init(&tasks[i]);
 	memset(pclock, 0, sizeof(pclock));
@@ -855,6 +1424,9 @@ static void reset(void)
 	nev = 0;
 	failed = 0;
 	fail_msg[0] = 0;
+	litmus_hit = 0;
+	if (cfg.litmus)
+		vc_litmus_reset();
 	/* every task runs up to its first shared access */
 	for (i = 0; i < ntasks; i++)
 		run(&tasks[i]);
@@ -919,8 +1491,20 @@ static void step(int p, int analyse)
 
 	e->proc = p;
 	e->hidden = 0;
+	e->stale = 0;
+	e->buffered = 0;
 	next_op(p, &e->op);
 	e->value = 0;
+	ev_nalt = 1;
+	ev_alt = 0;
+	if (is_flusher(p)) {	/* which store leaves: the event's outcome */
+		int c = p - ntasks, idx[MAX_READS], a = pick_alt(flush_list(c, idx));
+
+		e->op.off = sb[c].e[idx[a]].off;
+		e->op.size = sb[c].e[idx[a]].size;
+		e->op.a = idx[a];
+		e->op.nr = 0;
+	}
 	if (dpor) {
 		memcpy(before, pclock[p], sizeof(before));
 		if (is_flusher(p)) {
@@ -952,6 +1536,10 @@ static void step(int p, int analyse)
 	} else {
 		run(&tasks[p]);
 	}
+	e->alt = ev_alt;
+	e->nalt = ev_nalt;
+	if (cfg.audit)
+		audit_event(e);
 	snapshot_words(e);
 	if (!failed)
 		check_tails();
@@ -1021,8 +1609,6 @@ static void pct_init(void)
 		pct_change[i] = rng() % (30 * nprocs);
 }
 
-static const int *replay_sched;
-static int replay_len;
 
 static enum result execute(int prefix)
 {
@@ -1030,6 +1616,7 @@ static enum result execute(int prefix)
 
 	reset();
 	preemptions = 0;
+	reorders = 0;
 	if (cfg.pct)
 		pct_init();
 	for (d = 0;; d++) {
@@ -1065,12 +1652,14 @@ static enum result execute(int prefix)
 				exit(2);
 			}
 			p = replay_sched[d];
+			cur_alt = replay_alt[d];
 			if (p >= nprocs || !enabled(p)) {
 				fprintf(stderr, "replay: process %d is not enabled at event %d: the schedule is not from this program and configuration\n", p, d);
 				exit(2);
 			}
 		} else if (dpor && d < prefix) {
 			p = stk[d].chosen;
+			cur_alt = stk[d].alt;
 		} else if (dpor) {
 			struct dnode *n = &stk[d];
 			u64 avail;
@@ -1104,10 +1693,13 @@ static enum result execute(int prefix)
 				p = __builtin_ctzll(avail);
 			n->chosen = p;
 			n->backtrack = 1ULL << p;
+			n->alt = 0;
+			cur_alt = 0;
 		} else {
 			/* PCT */
 			int best = -1;
 
+			cur_alt = -1;
 			for (i = 0; i < cfg.pct - 1; i++)
 				if (pct_change[i] == d && last >= 0)
 					pct_prio[last] = i;
@@ -1120,10 +1712,28 @@ static enum result execute(int prefix)
 			preemptions++;
 		choice[d] = p;
 		step(p, d >= prefix - 1);
+		choice_alt[d] = ev[d].alt;
+		if (dpor)
+			stk[d].nalt = ev[d].nalt;
 		last = p;
 	}
 	if (failed)
 		return X_FAIL;
+	if (cfg.litmus) {
+		/* the locks free; the exists clause reads the final memory */
+		for (i = 0; i < 2; i++)
+			if (get(mem, off_of(&locks[i].word), 4))
+				vc_fail("lock %d is not free at the end", i);
+		if (failed)
+			return X_FAIL;
+		memcpy(arena + VARS_OFF, mem + VARS_OFF, sizeof(struct vc_vars));
+		if (cfg.litmus->exists()) {
+			litmus_hit = 1;
+			vc_fail("the exists clause holds");
+			return X_FAIL;
+		}
+		return X_PASS;
+	}
 	/* the end: every acquisition done, the locks free, no count lost */
 	for (i = 0; i < cfg.levels; i++) {
 		u32 w = get(mem, off_of(&locks[i].word), 4);
@@ -1156,9 +1766,12 @@ static const char *proc_name(int p, char *buf, size_t n)
 
 static const char *loc_name(u32 off, char *buf, size_t n)
 {
+	static const char *const var_name[] = { "x", "y", "z", "buf", "flag" };
 	const struct vc_layout *q = &vc_layout;
 
-	if (off < PCPU_OFF) {
+	if (off >= VARS_OFF && off < VARS_OFF + sizeof(struct vc_vars)) {
+		snprintf(buf, n, "%s", var_name[(off - VARS_OFF) / sizeof(int)]);
+	} else if (off < PCPU_OFF) {
 		int l = off / sizeof(struct vc_lockref);
 		u32 r = off % sizeof(struct vc_lockref);
 
@@ -1169,7 +1782,7 @@ static const char *loc_name(u32 off, char *buf, size_t n)
 			snprintf(buf, n, "count%d", l);
 		else
 			snprintf(buf, n, "owner%d", l);
-		if (r == 0 && cfg.levels == 1)
+		if (r == 0 && cfg.levels == 1 && !cfg.litmus)
 			snprintf(buf, n, "lock");
 	} else {
 		u32 c = (off - PCPU_OFF) / pcpu_size;
@@ -1256,12 +1869,15 @@ static void op_str(const struct event *e, char *buf, size_t n)
 	case OP_READ:
 		snprintf(buf, n, "load%s %s = %#llx", ord, loc_name(o->off, a, sizeof(a)),
 			 (unsigned long long)e->value);
+		if (e->stale)
+			snprintf(buf + strlen(buf), n - strlen(buf),
+				 " (an old value: %d newer)", e->stale);
 		break;
 	case OP_WRITE:
 		snprintf(buf, n, "store%s %s <- %#llx%s", ord,
 			 loc_name(o->off, a, sizeof(a)),
 			 (unsigned long long)e->value,
-			 cfg.model == SC ? "" : " (to its store buffer)");
+			 e->buffered ? " (to its store buffer)" : "");
 		break;
 	case OP_RMW:
 		if (o->rmw == R_CAS)
@@ -1322,14 +1938,23 @@ static void print_trace(void)
 	}
 }
 
-static void print_sched(const int *s, int n, FILE *f)
+/*
+ * A schedule: who ran each event, "P:A" when the event took its outcome A
+ * (not the first), "PxK" for K events in a row of P's first outcomes.
+ */
+static void print_sched(const int *s, const int *alt, int n, FILE *f)
 {
 	int i = 0;
 
 	while (i < n) {
 		int j = i;
 
-		while (j < n && s[j] == s[i])
+		if (alt[i]) {
+			fprintf(f, "%s%d:%d", i ? "," : "", s[i], alt[i]);
+			i++;
+			continue;
+		}
+		while (j < n && s[j] == s[i] && !alt[j])
 			j++;
 		fprintf(f, "%s%d", i ? "," : "", s[i]);
 		if (j - i > 1)
@@ -1338,20 +1963,28 @@ static void print_sched(const int *s, int n, FILE *f)
 	}
 }
 
-static int parse_sched(const char *s, int **out)
+static int parse_sched(const char *s, int **out, int **alts)
 {
-	int *v = calloc(MAX_EVENTS, sizeof(int)), n = 0;
+	int *v = calloc(MAX_EVENTS, sizeof(int)), *w = calloc(MAX_EVENTS, sizeof(int));
+	int n = 0;
 
 	while (*s) {
 		char *end;
-		long p = strtol(s, &end, 10), k = 1;
+		long p = strtol(s, &end, 10), k = 1, a = 0;
 
-		if (end == s)
+		if (end == s || p < 0)
 			return -1;
-		if (*end == 'x')
+		if (*end == ':') {
+			a = strtol(end + 1, &end, 10);
+			if (a < 0)
+				return -1;
+		} else if (*end == 'x') {
 			k = strtol(end + 1, &end, 10);
-		while (k-- > 0 && n < MAX_EVENTS)
+		}
+		while (k-- > 0 && n < MAX_EVENTS) {
+			w[n] = a;
 			v[n++] = p;
+		}
 		if (*end == ',')
 			end++;
 		else if (*end)
@@ -1359,6 +1992,7 @@ static int parse_sched(const char *s, int **out)
 		s = end;
 	}
 	*out = v;
+	*alts = w;
 	return n;
 }
 
@@ -1376,8 +2010,9 @@ static void usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "verify: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nusage: verify [-m sc|tso] [-c CPUS] [-a ACQS] [-n LEVELS] [-i IRQ_ACQS]\n"
-		"              [-l LOCKREF_CPUS] [-b PREEMPTIONS] [-x MAX_EXECS] [-p PCT_DEPTH -s SEED] [-r SCHEDULE] [-N NAME]\n");
+	fprintf(stderr, "\nusage: verify [-m sc|tso|weak] [-c CPUS] [-a ACQS] [-n LEVELS] [-i IRQ_ACQS]\n"
+		"              [-l LOCKREF_CPUS] [-b PREEMPTIONS] [-w REORDERINGS] [-x MAX_EXECS]\n"
+		"              [-p PCT_DEPTH -s SEED] [-r SCHEDULE] [-N NAME] [-L LITMUS_TEST] [-A POISON]\n");
 	exit(2);
 }
 
@@ -1394,8 +2029,8 @@ static long num(const char *s, long lo, long hi, const char *what)
 }
 
 struct best {
-	int n, pre;
-	int sched[MAX_EVENTS];
+	int n, pre, hit;
+	int sched[MAX_EVENTS], alt[MAX_EVENTS];
 	char msg[512];
 };
 
@@ -1405,7 +2040,9 @@ static void record(struct best *b)
 		return;
 	b->n = nev;
 	b->pre = preemptions;
+	b->hit = litmus_hit;
 	memcpy(b->sched, choice, nev * sizeof(int));
+	memcpy(b->alt, choice_alt, nev * sizeof(int));
 	snprintf(b->msg, sizeof(b->msg), "%s", fail_msg);
 }
 
@@ -1430,18 +2067,28 @@ static void report_failure(struct best *b, long execs, double secs, const char *
 {
 	int *s = malloc(b->n * sizeof(int));
 
-	printf("verify %s %s [%s]: FAIL: %s (execution %ld, %d events, %d preemptions; %.1f s)\n",
-	       cfg.name, model_name[cfg.model], conf, b->msg, execs, b->n, b->pre, secs);
+	if (b->hit)
+		printf("litmus %s %s: reachable: the exists clause holds after execution %ld (%d events; %.1f s)\n",
+		       cfg.name, model_name[cfg.model], execs, b->n, secs);
+	else
+		printf("verify %s %s [%s]: FAIL: %s (execution %ld, %d events, %d preemptions; %.1f s)\n",
+		       cfg.name, model_name[cfg.model], conf, b->msg, execs, b->n,
+		       b->pre, secs);
 	memcpy(s, b->sched, b->n * sizeof(int));
 	replay_sched = s;
+	replay_alt = b->alt;
 	replay_len = b->n;
 	dpor = 0;
 	execute(0);
 	print_trace();
-	printf("replay: %s -m %s -c %d -a %d -n %d -i %d -l %d -N %s -r ", cfg.self,
-	       model_name[cfg.model], cfg.cpus, cfg.acq, cfg.levels, cfg.irq_acq,
-	       cfg.lockref, cfg.name);
-	print_sched(s, b->n, stdout);
+	if (cfg.litmus)
+		printf("replay: %s -m %s -L %s -r ", cfg.self, model_name[cfg.model],
+		       cfg.name);
+	else
+		printf("replay: %s -m %s -c %d -a %d -n %d -i %d -l %d -N %s -r ",
+		       cfg.self, model_name[cfg.model], cfg.cpus, cfg.acq, cfg.levels,
+		       cfg.irq_acq, cfg.lockref, cfg.name);
+	print_sched(s, b->alt, b->n, stdout);
 	printf("\n");
 }
 
@@ -1455,16 +2102,13 @@ int main(int argc, char **argv)
 
 	cfg.self = argv[0];
 	cfg.name = "lock";
-	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:x:p:s:r:N:qM:b:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:x:p:s:r:N:qM:b:w:L:A:")) != -1) {
 		switch (opt) {
 		case 'm':
 			for (i = 0; i < 3 && strcmp(optarg, model_name[i]); i++)
 				;
-			if (i == WEAK)
-				usage("the weak model '%s' is not finished: its stores reorder but its loads do not yet (valid now: sc, tso)",
-				      optarg);
 			if (i == 3)
-				usage("unknown model '%s' (valid: sc, tso)", optarg);
+				usage("unknown model '%s' (valid: sc, tso, weak)", optarg);
 			cfg.model = i;
 			break;
 		case 'c':
@@ -1503,6 +2147,26 @@ int main(int argc, char **argv)
 		case 'b':
 			cfg.bound = num(optarg, 0, 1000, "-b (preemption bound)");
 			break;
+		case 'w':
+			cfg.reorder_bound = num(optarg, 0, 1000, "-w (reordering bound)");
+			break;
+		case 'A':
+			cfg.audit = strcmp(optarg, "none") ? num(optarg, 1, 255,
+				"-A (audit poison byte, or none)") : -1;
+			break;
+		case 'L':
+			for (i = 0; vc_litmus_tests[i].name &&
+				    strcmp(optarg, vc_litmus_tests[i].name); i++)
+				;
+			if (!vc_litmus_tests[i].name) {
+				fprintf(stderr, "verify: unknown litmus test '%s'; valid:", optarg);
+				for (i = 0; vc_litmus_tests[i].name; i++)
+					fprintf(stderr, " %s", vc_litmus_tests[i].name);
+				fprintf(stderr, "\n");
+				exit(2);
+			}
+			cfg.litmus = &vc_litmus_tests[i];
+			break;
 		case 'M':
 			cfg.min_budget = num(optarg, 0, 100000000, "-M (minimisation budget)");
 			break;
@@ -1514,6 +2178,15 @@ int main(int argc, char **argv)
 		usage("unexpected argument '%s'", argv[optind]);
 	if (cfg.lockref > cfg.cpus)
 		usage("-l (lockref CPUs) cannot exceed -c (CPUs)%s", "");
+	if (cfg.litmus) {
+		/* one context per thread, the first outcome found is the answer */
+		cfg.cpus = cfg.litmus->threads;
+		cfg.acq = 1;
+		cfg.levels = 1;
+		cfg.lockref = 0;
+		cfg.minimise = 0;
+		cfg.name = cfg.litmus->name;
+	}
 
 	pcpu_size = (__stop_lab_percpu - __start_lab_percpu + 63) & ~63UL;
 	if (PCPU_OFF + cfg.cpus * pcpu_size > ARENA_SIZE) {
@@ -1521,6 +2194,7 @@ int main(int argc, char **argv)
 			cfg.cpus, pcpu_size);
 		return 2;
 	}
+	audit_used = PCPU_OFF + cfg.cpus * pcpu_size;
 	ntasks = cfg.cpus * cfg.levels;
 	nprocs = ntasks + (cfg.model == SC ? 0 : cfg.cpus);
 	for (i = 0; i < ntasks; i++) {
@@ -1532,11 +2206,12 @@ int main(int argc, char **argv)
 	config_str(conf, sizeof(conf));
 
 	if (cfg.replay) {
-		int *s, n = parse_sched(cfg.replay, &s);
+		int *s, *a, n = parse_sched(cfg.replay, &s, &a);
 
 		if (n < 0)
-			usage("bad schedule '%s' (a list like 0x12,1,0x3)", cfg.replay);
+			usage("bad schedule '%s' (a list like 0x12,1,0:2,0x3)", cfg.replay);
 		replay_sched = s;
+		replay_alt = a;
 		replay_len = n;
 		if (execute(0) == X_FAIL) {
 			printf("verify %s %s [%s]: FAIL: %s (replayed, %d events)\n", cfg.name,
@@ -1584,6 +2259,10 @@ int main(int argc, char **argv)
 				struct dnode *n = &stk[d];
 				u64 cand;
 
+				if (n->alt + 1 < n->nalt) {	/* its next outcome */
+					n->alt++;
+					break;
+				}
 				n->done |= 1ULL << n->chosen;
 				cand = n->backtrack & ~n->done & ~n->sleep;
 				/* within the preemption bound */
@@ -1591,6 +2270,7 @@ int main(int argc, char **argv)
 					cand &= 1ULL << n->last;
 				if (cand) {
 					n->chosen = __builtin_ctzll(cand);
+					n->alt = 0;
 					break;
 				}
 			}
@@ -1618,9 +2298,20 @@ int main(int argc, char **argv)
 	{
 		double secs = now() - t0;
 
+		if (cfg.audit)
+			printf("audit: poison %#x, %ld executions, event hash %016llx\n",
+			       cfg.audit > 0 ? cfg.audit : 0, execs,
+			       (unsigned long long)audit_hash);
 		if (best.n) {
 			report_failure(&best, first_fail ? first_fail : execs, secs, conf);
-			return 1;
+			return best.hit ? 0 : 1;
+		}
+		if (cfg.litmus) {
+			printf("litmus %s %s: %s: %ld executions%s in %.1f s\n", cfg.name,
+			       model_name[cfg.model], exhausted ? "never" : "not found",
+			       execs, exhausted ? ", every one (exhausted)" :
+			       ", NOT exhausted (budget -x)", secs);
+			return exhausted ? 0 : 3;
 		}
 		printf("verify %s %s [%s]: PASS: %ld executions%s in %.1f s (%.0f/s; %ld cut short by sleep sets or the bound)\n",
 		       cfg.name, model_name[cfg.model], conf, execs,

@@ -26,8 +26,29 @@ extern const struct vc_layout vc_layout;
 
 void vc_api_lock(struct vc_lockref *l);
 void vc_api_unlock(struct vc_lockref *l);
+int vc_api_is_locked(struct vc_lockref *l);
 void vc_api_critical_section(struct vc_lockref *l, int me);
 bool vc_api_lockref_get(struct vc_lockref *l);
+
+/* Litmus tests (litmus.c): threads on plain shared variables and locks. */
+#define VC_LITMUS_THREADS	4
+
+struct vc_vars {
+	int x, y, z, buf, flag;
+};
+
+struct vc_litmus {
+	const char *name;
+	int threads;
+	int (*exists)(void);	/* at the end: the outcome asked about */
+
+	void (*thread[VC_LITMUS_THREADS])(void);	/* one a CPU */
+};
+
+extern const struct vc_litmus vc_litmus_tests[];
+void vc_litmus_reset(void);
+struct vc_vars *vc_vars(void);
+struct vc_lockref *vc_lockref_of(int i);
 
 void vc_fail(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
 

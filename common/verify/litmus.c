@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Lock checker: litmus tests, the checker's tests of its own memory
+ * models (common/verify/litmus.tsv says what each model must answer).
+ *
+ * Compiled like the lock and its users (api.c), with -fsanitize=thread,
+ * and linked with the step's lock: the first tests are the classic shapes
+ * on plain variables, the last ones are the lock tests of the 6.1 tree's
+ * tools/memory-model/litmus-tests/, translated to C on the step's own
+ * spin_lock().  `verify -L NAME` explores every execution of one test and
+ * says whether its "exists" clause can be true at the end.
+ *
+ * The variables live in the checker's modelled memory (vc_vars()); the
+ * registers (r[thread][k]) are ordinary globals, private to the thread
+ * that writes them and read by the exists clause after the end.
+ */
+#include <linux/compiler.h>
+#include <asm/barrier.h>
+#include "vc.h"
+
+static int r[VC_LITMUS_THREADS][4];
+
+#define V		vc_vars()
+#define lock0		vc_lockref_of(0)
+#define lock1		vc_lockref_of(1)
+#define spin_lock(l)	vc_api_lock(l)
+#define spin_unlock(l)	vc_api_unlock(l)
+#define spin_is_locked(l) vc_api_is_locked(l)
+/*
+ * The architectures whose spin_lock() is not a full barrier (arm64,
+ * powerpc, riscv) define smp_mb__after_spinlock() as smp_mb().
+ */
+#define smp_mb__after_spinlock() smp_mb()
+
+void vc_litmus_reset(void)
+{
+	__builtin_memset(r, 0, sizeof(r));
+}
+
+/* SB: each CPU stores, then loads the other's variable. */
+static void sb_0(void)
+{
+	WRITE_ONCE(V->x, 1);
+	r[0][0] = READ_ONCE(V->y);
+}
+
+static void sb_1(void)
+{
+	WRITE_ONCE(V->y, 1);
+	r[1][0] = READ_ONCE(V->x);
+}
+
+static int sb_exists(void)
+{
+	return r[0][0] == 0 && r[1][0] == 0;
+}
+
+static void sb_mb_0(void)
+{
+	WRITE_ONCE(V->x, 1);
+	smp_mb();
+	r[0][0] = READ_ONCE(V->y);
+}
+
+static void sb_mb_1(void)
+{
+	WRITE_ONCE(V->y, 1);
+	smp_mb();
+	r[1][0] = READ_ONCE(V->x);
+}
+
+/* MP: a message and its flag. */
+static void mp_0(void)
+{
+	WRITE_ONCE(V->x, 1);
+	WRITE_ONCE(V->y, 1);
+}
+
+static void mp_1(void)
+{
+	r[1][0] = READ_ONCE(V->y);
+	r[1][1] = READ_ONCE(V->x);
+}
+
+static int mp_exists(void)
+{
+	return r[1][0] == 1 && r[1][1] == 0;
+}
+
+static void mp_wmb_0(void)
+{
+	WRITE_ONCE(V->x, 1);
+	smp_wmb();
+	WRITE_ONCE(V->y, 1);
+}
+
+static void mp_rmb_1(void)
+{
+	r[1][0] = READ_ONCE(V->y);
+	smp_rmb();
+	r[1][1] = READ_ONCE(V->x);
+}
+
+static void mp_rel_0(void)
+{
+	WRITE_ONCE(V->x, 1);
+	smp_store_release(&V->y, 1);
+}
+
+static void mp_acq_1(void)
+{
+	r[1][0] = smp_load_acquire(&V->y);
+	r[1][1] = READ_ONCE(V->x);
+}
+
+/* LB: each CPU loads, then stores what the other loads. */
+static void lb_0(void)
+{
+	r[0][0] = READ_ONCE(V->x);
+	WRITE_ONCE(V->y, 1);
+}
+
+static void lb_1(void)
+{
+	r[1][0] = READ_ONCE(V->y);
+	WRITE_ONCE(V->x, 1);
+}
+
+static int lb_exists(void)
+{
+	return r[0][0] == 1 && r[1][0] == 1;
+}
+
+/* 2+2W: two stores each, in opposite orders; both first ones win. */
+static void w22_0(void)
+{
+	WRITE_ONCE(V->x, 1);
+	WRITE_ONCE(V->y, 2);
+}
+
+static void w22_1(void)
+{
+	WRITE_ONCE(V->y, 1);
+	WRITE_ONCE(V->x, 2);
+}
+
+static void w22_wmb_0(void)
+{
+	WRITE_ONCE(V->x, 1);
+	smp_wmb();
+	WRITE_ONCE(V->y, 2);
+}
+
+static void w22_wmb_1(void)
+{
+	WRITE_ONCE(V->y, 1);
+	smp_wmb();
+	WRITE_ONCE(V->x, 2);
+}
+
+static int w22_exists(void)
+{
+	return V->x == 1 && V->y == 1;
+}
+
+/* IRIW: two readers see two independent stores in opposite orders. */
+static void iriw_0(void)
+{
+	WRITE_ONCE(V->x, 1);
+}
+
+static void iriw_1(void)
+{
+	WRITE_ONCE(V->y, 1);
+}
+
+static void iriw_2(void)
+{
+	r[2][0] = READ_ONCE(V->x);
+	r[2][1] = READ_ONCE(V->y);
+}
+
+static void iriw_3(void)
+{
+	r[3][0] = READ_ONCE(V->y);
+	r[3][1] = READ_ONCE(V->x);
+}
+
+static void iriw_rmb_2(void)
+{
+	r[2][0] = READ_ONCE(V->x);
+	smp_rmb();
+	r[2][1] = READ_ONCE(V->y);
+}
+
+static void iriw_rmb_3(void)
+{
+	r[3][0] = READ_ONCE(V->y);
+	smp_rmb();
+	r[3][1] = READ_ONCE(V->x);
+}
+
+static void iriw_mb_2(void)
+{
+	r[2][0] = READ_ONCE(V->x);
+	smp_mb();
+	r[2][1] = READ_ONCE(V->y);
+}
+
+static void iriw_mb_3(void)
+{
+	r[3][0] = READ_ONCE(V->y);
+	smp_mb();
+	r[3][1] = READ_ONCE(V->x);
+}
+
+static int iriw_exists(void)
+{
+	return r[2][0] == 1 && r[2][1] == 0 && r[3][0] == 1 && r[3][1] == 0;
+}
+
+/* CoRR: two loads of one location never see its stores backwards. */
+static void corr_0(void)
+{
+	WRITE_ONCE(V->x, 1);
+	WRITE_ONCE(V->x, 2);
+}
+
+static void corr_1(void)
+{
+	r[1][0] = READ_ONCE(V->x);
+	r[1][1] = READ_ONCE(V->x);
+}
+
+static int corr_exists(void)
+{
+	return r[1][0] == 2 && r[1][1] == 1;
+}
+
+/* WRC: a release is cumulative over what its CPU read before it. */
+static void wrc_0(void)
+{
+	WRITE_ONCE(V->x, 1);
+}
+
+static void wrc_1(void)
+{
+	r[1][0] = READ_ONCE(V->x);
+	smp_store_release(&V->y, 1);
+}
+
+static void wrc_2(void)
+{
+	r[2][0] = READ_ONCE(V->y);
+	smp_rmb();
+	r[2][1] = READ_ONCE(V->x);
+}
+
+static int wrc_exists(void)
+{
+	return r[1][0] == 1 && r[2][0] == 1 && r[2][1] == 0;
+}
+
+/* ---- tools/memory-model/litmus-tests/, on the step's lock ------------ */
+
+/* ISA2+pooncelock+pooncelock+pombonce */
+static void isa2_0(void)
+{
+	spin_lock(lock0);
+	WRITE_ONCE(V->x, 1);
+	WRITE_ONCE(V->y, 1);
+	spin_unlock(lock0);
+}
+
+static void isa2_1(void)
+{
+	spin_lock(lock0);
+	r[1][0] = READ_ONCE(V->y);
+	WRITE_ONCE(V->z, 1);
+	spin_unlock(lock0);
+}
+
+static void isa2_2(void)
+{
+	r[2][2] = READ_ONCE(V->z);
+	smp_mb();
+	r[2][1] = READ_ONCE(V->x);
+}
+
+static int isa2_exists(void)
+{
+	return r[1][0] == 1 && r[2][2] == 1 && r[2][1] == 0;
+}
+
+/* LB+unlocklockonceonce+poacquireonce */
+static void lbul_0(void)
+{
+	spin_lock(lock0);
+	r[0][1] = READ_ONCE(V->x);
+	spin_unlock(lock0);
+	spin_lock(lock1);
+	WRITE_ONCE(V->y, 1);
+	spin_unlock(lock1);
+}
+
+static void lbul_1(void)
+{
+	r[1][2] = smp_load_acquire(&V->y);
+	WRITE_ONCE(V->x, 1);
+}
+
+static int lbul_exists(void)
+{
+	return r[0][1] == 1 && r[1][2] == 1;
+}
+
+/* MP+polockmbonce+poacquiresilsil and MP+polockonce+poacquiresilsil */
+static void mpsil_mb_0(void)
+{
+	spin_lock(lock0);
+	smp_mb__after_spinlock();
+	WRITE_ONCE(V->x, 1);
+	spin_unlock(lock0);
+}
+
+static void mpsil_0(void)
+{
+	spin_lock(lock0);
+	WRITE_ONCE(V->x, 1);
+	spin_unlock(lock0);
+}
+
+static void mpsil_1(void)
+{
+	r[1][1] = smp_load_acquire(&V->x);
+	r[1][2] = spin_is_locked(lock0);
+	r[1][3] = spin_is_locked(lock0);
+}
+
+static int mpsil_exists(void)
+{
+	return r[1][1] == 1 && r[1][2] == 0 && r[1][3] == 1;
+}
+
+/* MP+polocks */
+static void mpl_0(void)
+{
+	WRITE_ONCE(V->buf, 1);
+	spin_lock(lock0);
+	WRITE_ONCE(V->flag, 1);
+	spin_unlock(lock0);
+}
+
+static void mpl_1(void)
+{
+	spin_lock(lock0);
+	r[1][0] = READ_ONCE(V->flag);
+	spin_unlock(lock0);
+	r[1][1] = READ_ONCE(V->buf);
+}
+
+static int mpl_exists(void)
+{
+	return r[1][0] == 1 && r[1][1] == 0;
+}
+
+/* MP+porevlocks */
+static void mprl_0(void)
+{
+	r[0][0] = READ_ONCE(V->flag);
+	spin_lock(lock0);
+	r[0][1] = READ_ONCE(V->buf);
+	spin_unlock(lock0);
+}
+
+static void mprl_1(void)
+{
+	spin_lock(lock0);
+	WRITE_ONCE(V->buf, 1);
+	spin_unlock(lock0);
+	WRITE_ONCE(V->flag, 1);
+}
+
+static int mprl_exists(void)
+{
+	return r[0][0] == 1 && r[0][1] == 0;
+}
+
+/* MP+unlocklockonceonce+fencermbonceonce */
+static void mpul_0(void)
+{
+	spin_lock(lock0);
+	WRITE_ONCE(V->x, 1);
+	spin_unlock(lock0);
+	spin_lock(lock1);
+	WRITE_ONCE(V->y, 1);
+	spin_unlock(lock1);
+}
+
+static void mpul_1(void)
+{
+	r[1][1] = READ_ONCE(V->y);
+	smp_rmb();
+	r[1][2] = READ_ONCE(V->x);
+}
+
+static int mpul_exists(void)
+{
+	return r[1][1] == 1 && r[1][2] == 0;
+}
+
+/* Z6.0+pooncelock+poonceLock+pombonce and Z6.0+pooncelock+pooncelock+pombonce */
+static void z6_0(void)
+{
+	spin_lock(lock0);
+	WRITE_ONCE(V->x, 1);
+	WRITE_ONCE(V->y, 1);
+	spin_unlock(lock0);
+}
+
+static void z6_mb_1(void)
+{
+	spin_lock(lock0);
+	smp_mb__after_spinlock();
+	r[1][0] = READ_ONCE(V->y);
+	WRITE_ONCE(V->z, 1);
+	spin_unlock(lock0);
+}
+
+static void z6_1(void)
+{
+	spin_lock(lock0);
+	r[1][0] = READ_ONCE(V->y);
+	WRITE_ONCE(V->z, 1);
+	spin_unlock(lock0);
+}
+
+static void z6_2(void)
+{
+	WRITE_ONCE(V->z, 2);
+	smp_mb();
+	r[2][1] = READ_ONCE(V->x);
+}
+
+static int z6_exists(void)
+{
+	return r[1][0] == 1 && V->z == 2 && r[2][1] == 0;
+}
+
+const struct vc_litmus vc_litmus_tests[] = {
+	{ .name = "SB", .threads = 2, .thread = { sb_0, sb_1 }, .exists = sb_exists },
+	{ .name = "SB+mbs", .threads = 2, .thread = { sb_mb_0, sb_mb_1 }, .exists = sb_exists },
+	{ .name = "MP", .threads = 2, .thread = { mp_0, mp_1 }, .exists = mp_exists },
+	{ .name = "MP+wmb", .threads = 2, .thread = { mp_wmb_0, mp_1 }, .exists = mp_exists },
+	{ .name = "MP+rmb", .threads = 2, .thread = { mp_0, mp_rmb_1 }, .exists = mp_exists },
+	{ .name = "MP+wmb+rmb", .threads = 2, .thread = { mp_wmb_0, mp_rmb_1 }, .exists = mp_exists },
+	{ .name = "MP+release+acquire", .threads = 2, .thread = { mp_rel_0, mp_acq_1 }, .exists = mp_exists },
+	{ .name = "LB", .threads = 2, .thread = { lb_0, lb_1 }, .exists = lb_exists },
+	{ .name = "2+2W", .threads = 2, .thread = { w22_0, w22_1 }, .exists = w22_exists },
+	{ .name = "2+2W+wmbs", .threads = 2, .thread = { w22_wmb_0, w22_wmb_1 }, .exists = w22_exists },
+	{ .name = "IRIW", .threads = 4, .thread = { iriw_0, iriw_1, iriw_2, iriw_3 }, .exists = iriw_exists },
+	{ .name = "IRIW+rmbs", .threads = 4, .thread = { iriw_0, iriw_1, iriw_rmb_2, iriw_rmb_3 }, .exists = iriw_exists },
+	{ .name = "IRIW+mbs", .threads = 4, .thread = { iriw_0, iriw_1, iriw_mb_2, iriw_mb_3 }, .exists = iriw_exists },
+	{ .name = "CoRR", .threads = 2, .thread = { corr_0, corr_1 }, .exists = corr_exists },
+	{ .name = "WRC+release+rmb", .threads = 3, .thread = { wrc_0, wrc_1, wrc_2 }, .exists = wrc_exists },
+	{ .name = "ISA2+pooncelock+pooncelock+pombonce", .threads = 3, .thread = { isa2_0, isa2_1, isa2_2 }, .exists = isa2_exists },
+	{ .name = "LB+unlocklockonceonce+poacquireonce", .threads = 2, .thread = { lbul_0, lbul_1 }, .exists = lbul_exists },
+	{ .name = "MP+polockmbonce+poacquiresilsil", .threads = 2, .thread = { mpsil_mb_0, mpsil_1 }, .exists = mpsil_exists },
+	{ .name = "MP+polockonce+poacquiresilsil", .threads = 2, .thread = { mpsil_0, mpsil_1 }, .exists = mpsil_exists },
+	{ .name = "MP+polocks", .threads = 2, .thread = { mpl_0, mpl_1 }, .exists = mpl_exists },
+	{ .name = "MP+porevlocks", .threads = 2, .thread = { mprl_0, mprl_1 }, .exists = mprl_exists },
+	{ .name = "MP+unlocklockonceonce+fencermbonceonce", .threads = 2, .thread = { mpul_0, mpul_1 }, .exists = mpul_exists },
+	{ .name = "Z6.0+pooncelock+poonceLock+pombonce", .threads = 3, .thread = { z6_0, z6_mb_1, z6_2 }, .exists = z6_exists },
+	{ .name = "Z6.0+pooncelock+pooncelock+pombonce", .threads = 3, .thread = { z6_0, z6_1, z6_2 }, .exists = z6_exists },
+	{ NULL }
+};
