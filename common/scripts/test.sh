@@ -46,7 +46,7 @@ if "$TOP/common/scripts/check.sh"; then record 0 "make check"; else record 1 "ma
 say "the book: every step has a chapter, every include, link and image resolves"
 if "$TOP/common/tests/book.sh"; then record 0 "book (common/tests/book.sh)"; else record 1 "book (common/tests/book.sh)"; fi
 
-say "the lock checker, short configurations: every step's lock on simulated CPUs, SC and TSO"
+say "the lock checker, short configurations: every step's lock on simulated CPUs, SC, TSO and weak, litmus tests, audit"
 lastline "verify --short" "$TOP/common/scripts/verify.sh" --short
 say "the lock checker's kill table"
 lastline "verify-mutants --counted" "$TOP/common/scripts/verify-mutants.sh" --counted
