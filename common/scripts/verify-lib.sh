@@ -73,6 +73,16 @@ build_checker() {
 		die "verify: common/verify/checker.c does not compile (log: ${OUT#"$TOP"/}/checker.log)"
 }
 
+# by_model MODEL SC TSO WEAK: the one of the three that is MODEL's (a plan
+# row's options, a litmus test's answer).
+by_model() {
+	case $1 in
+	sc) printf '%s\n' "$2" ;;
+	tso) printf '%s\n' "$3" ;;
+	weak) printf '%s\n' "$4" ;;
+	esac
+}
+
 # expected STAGE VARIANT MODEL CONFIG: FAIL and the reason, or PASS.
 expected() {
 	awk -F'\t' -v s="$1" -v v="$2" -v m="$3" -v c="$4" '

@@ -68,7 +68,7 @@ check_mutant() {
 			while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
 				case $cname in '#'* | '') continue ;; esac
 				[ "$cshort" = yes ] || continue
-				case $m in sc) copts=$sc_opts ;; tso) copts=$tso_opts ;; weak) copts=$weak_opts ;; esac
+				copts=$(by_model "$m" "$sc_opts" "$tso_opts" "$weak_opts")
 				[ "$copts" != - ] || continue
 				# only where the unmutated step passes: its own known bugs kill nothing
 				[ "$(expected "$step" nr64 "$m" "$cname" | cut -f1)" = PASS ] || continue

@@ -90,11 +90,7 @@ check_variant() {
 				continue
 			fi
 			for m in $models; do
-				case $m in
-				sc) copts=$sc_opts ;;
-				tso) copts=$tso_opts ;;
-				weak) copts=$weak_opts ;;
-				esac
+				copts=$(by_model "$m" "$sc_opts" "$tso_opts" "$weak_opts")
 				[ "$copts" != - ] || continue
 				log=$OUT/logs/$name-$m-$cname.log
 				IFS=$'\t' read -r want why < <(expected "$n" "$v" "$m" "$cname")
@@ -133,11 +129,7 @@ check_variant() {
 				case " $configs " in *" litmus "*) ;; *) continue ;; esac
 			fi
 			for m in $models; do
-				case $m in
-				sc) want=$l_sc ;;
-				tso) want=$l_tso ;;
-				weak) want=$l_weak ;;
-				esac
+				want=$(by_model "$m" "$l_sc" "$l_tso" "$l_weak")
 				copts=""
 				[ "$kind" = plain ] || [ "$m" != weak ] || copts="-w $((2 - short))"
 				log=$OUT/logs/$name-$m-litmus-$cname.log
@@ -165,7 +157,8 @@ check_variant() {
 			done
 		done <common/verify/litmus.tsv
 		# The audit (common/verify/README.md, "Nothing escapes the
-		# instrumentation"): the same executions with two poison bytes.
+		# instrumentation"): the same executions without poison and with
+		# two poison bytes.
 		if [ -z "$configs" ] || case " $configs " in *" audit "*) true ;; *) false ;; esac then
 			audit_variant "$bin" "$name" "step-$n/$v" && good=$((good + 1)) || bad=$((bad + 1))
 			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" sc audit "$audit_got" "$audit_execs" >>"$OUT/$name.rows"

@@ -378,18 +378,19 @@ static void hist_append(int cpu, u32 off, int size, u64 v, int bar,
 			int relobs, int release);
 
 /*
- * May a store of @cpu reach memory before the stores its buffer holds?
- * Not over one of them to the same bytes, nor over a write barrier, and a
- * release only as the oldest.
+ * The weak model's rule for its non-FIFO buffer: may a store of @cpu to
+ * [off, off+size), issued after @bar write barriers, reach memory before
+ * the @k oldest stores its buffer holds?  Not over one of them to the same
+ * bytes, nor over a write barrier, and a release only as the oldest.
  */
-static int may_pass(int cpu, u32 off, int size, int release)
+static int may_pass(int cpu, int k, u32 off, int size, int bar, int release)
 {
 	int i;
 
-	if (release && sb[cpu].n)
+	if (release && k)
 		return 0;
-	for (i = 0; i < sb[cpu].n; i++)
-		if (sb[cpu].e[i].bar != sb[cpu].bar ||
+	for (i = 0; i < k; i++)
+		if (sb[cpu].e[i].bar != bar ||
 		    (off < sb[cpu].e[i].off + sb[cpu].e[i].size &&
 		     sb[cpu].e[i].off < off + size))
 			return 0;
@@ -413,7 +414,7 @@ static void model_store(int cpu, u32 off, int size, u64 v, int release)
 		return;
 	}
 	if (cfg.model == WEAK) {
-		if (!may_pass(cpu, off, size, release))
+		if (!may_pass(cpu, sb[cpu].n, off, size, sb[cpu].bar, release))
 			pick_alt(1);
 		else if (pick_alt(2) == 0) {
 			hist_append(cpu, off, size, v, sb[cpu].bar, relobs, release);
@@ -724,21 +725,10 @@ static int sb_overlap(int cpu, u32 off, int size)
 static int flushable(int cpu, int i)
 {
 	struct sbentry *e = &sb[cpu].e[i];
-	int j;
 
-	if (cfg.model == TSO || i == 0)
+	if (cfg.model == TSO)
 		return i == 0;
-	if (e->release)
-		return 0;
-	for (j = 0; j < i; j++) {
-		struct sbentry *o = &sb[cpu].e[j];
-
-		if (o->bar != e->bar)
-			return 0;
-		if (e->off < o->off + o->size && o->off < e->off + e->size)
-			return 0;
-	}
-	return 1;
+	return may_pass(cpu, i, e->off, e->size, e->bar, e->release);
 }
 
 static void flush_one(int cpu, int i)
