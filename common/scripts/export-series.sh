@@ -26,7 +26,7 @@ for c in "${commits[@]}"; do
 	slug=$(basename "$d" | cut -c4-)
 	out=$d/$(printf '%04d' "$k")-$slug.patch
 	find "$d" -maxdepth 1 -name '*.patch' -delete
-	git -C "$GT" format-patch -q -1 --zero-commit --no-signature --stdout "$c" >"$out"
+	git -C "$GT" format-patch -q -1 --zero-commit --no-signature --abbrev=12 --stdout "$c" >"$out"
 	say "step $k: $(git -C "$GT" log -1 --format=%s "$c") -> ${out#"$TOP"/}"
 	k=$((k + 1))
 done

@@ -31,8 +31,8 @@
  *  - Whoever owns the lock says so in the locked byte, not in a node:
  *    the waiter at the head of the queue spins on the lock word until
  *    the owner clears that byte, then sets it and hands the head of the
- *    queue to the next node.  The owner needs no node, so unlock is a
- *    plain decrement of the lock word.
+ *    queue to the next node.  The owner needs no node, so unlock only
+ *    clears the locked byte.
  */
 
 #include "mcs_spinlock.h"
@@ -72,27 +72,28 @@ static inline struct mcs_spinlock *decode_tail(u32 tail)
  * @lock: the queued spinlock
  * @val: the lock word the fast path found
  *
- * The lock word as (tail, locked); n is this CPU's tail, * any tail, x
- * either value of the locked byte.
+ * Every change of the lock word, as (tail, locked); n is this CPU's tail,
+ * p the tail it found (0: no queue), * any tail, x either value of the
+ * locked byte.
  *
- *              fast      :    slow                                  :  unlock
- *                        :                                          :
- * uncontended  (0,0)   --:--> (0,1) --------------------------------:--> (*,0)
- *                        :       | ^--------.                    /  :
- *                        :       v           \                   |  :
- * uncontended            :    (n,x) --+--> (n,0)                 |  :
- *   queue                :       | ^--'                          |  :
- *                        :       v                               |  :
- * contended              :    (*,x) --+--> (*,0) -----> (*,1) ---'  :
- *   queue                :         ^--'                             :
+ *   from     to       by whom, and how
+ *   (0,0) -> (0,1)    the fast path, a trylock, or a waiter that finds
+ *                     the lock free: one cmpxchg takes it
+ *   (*,1) -> (*,0)    the owner unlocks; the tail stays as it is
+ *   (p,x) -> (n,x)    any other waiter: a cmpxchg makes its node the tail
+ *                     and keeps the locked byte; if p is not 0, it links
+ *                     its node behind p's and spins in its own node until
+ *                     it is made the head of the queue
+ *   (n,0) -> (0,1)    the head, still the tail, found the owner gone:
+ *                     one cmpxchg takes the lock and ends the queue
+ *   (*,0) -> (*,1)    the head, with nodes behind it, found the owner
+ *                     gone: it takes the lock, then makes the next node
+ *                     the head
  *
- * (0,0) -> (0,1): the lock was free after all; take it.
- * (p,x) -> (n,x): make our node the tail; link it behind node p, if any,
- *                 and wait until p hands us the head of the queue.
- * (n,x) -> (n,0), (*,x) -> (*,0): as the head, wait for the owner to go.
- * (n,0) -> (0,1): nobody queued behind us; take the lock, empty the queue.
- * (*,0) -> (*,1): others queued behind us; take the lock, keep the tail,
- *                 and make the next node the head.
+ * Nothing else writes the word.  Of the waiters, only the head of the
+ * queue spins on it, waiting for (*,x) to become (*,0), and a fifth
+ * nesting level, which has no node (see below); the others spin in their
+ * own nodes.
  */
 void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
 {
@@ -104,6 +105,20 @@ void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
 
 	node = this_cpu_ptr(&mcs_nodes[0]);
 	idx = node->count++;
+
+	/*
+	 * Four nodes cover task, softirq, hardirq and NMI context.  A fifth
+	 * level (an NMI taken inside an NMI's lock, which some architectures
+	 * allow) has no node, and its index would encode as node 0 of the
+	 * next CPU.  It spins on the lock word instead, as a test-and-set
+	 * lock does: unfair, but it touches no queue.
+	 */
+	if (unlikely(idx >= MAX_NODES)) {
+		while (!queued_spin_trylock(lock))
+			cpu_relax();
+		goto release;
+	}
+
 	tail = encode_tail(smp_processor_id(), idx);
 
 	/*

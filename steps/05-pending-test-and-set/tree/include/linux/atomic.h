@@ -81,20 +81,31 @@
 #include <linux/atomic/atomic-long.h>
 #include <linux/atomic/atomic-instrumented.h>
 
-#ifdef arch_atomic_test_and_set_bit
 /**
  * atomic_test_and_set_bit - set a bit of an atomic_t, return the old bit
  * @nr: the bit to set, 0..31
  * @v: pointer to atomic_t
  *
- * Fully ordered.  Only architectures that can do this in one instruction
- * provide it; there is no fallback.
+ * Fully ordered.  One instruction where the architecture has one.
  */
+#ifdef arch_atomic_test_and_set_bit
 static __always_inline bool atomic_test_and_set_bit(long nr, atomic_t *v)
 {
 	kcsan_mb();
 	instrument_atomic_read_write(v, sizeof(*v));
 	return arch_atomic_test_and_set_bit(nr, v);
+}
+#else
+/*
+ * Elsewhere a fully ordered fetch-or does it.  On LL/SC or compare-and-swap
+ * machines that is itself a loop that starts over when the word changes,
+ * so they do not get the saving a single instruction brings.
+ */
+static __always_inline bool atomic_test_and_set_bit(long nr, atomic_t *v)
+{
+	int bit = 1U << nr;
+
+	return atomic_fetch_or(bit, v) & bit;
 }
 #endif
 

@@ -31,8 +31,8 @@
  *  - Whoever owns the lock says so in the locked byte, not in a node:
  *    the waiter at the head of the queue spins on the lock word until
  *    the owner clears that byte, then sets it and hands the head of the
- *    queue to the next node.  The owner needs no node, so unlock is a
- *    plain decrement of the lock word.
+ *    queue to the next node.  The owner needs no node, so unlock only
+ *    clears the locked byte.
  */
 
 #include "mcs_spinlock.h"
@@ -140,36 +140,46 @@ static __always_inline u32 xchg_tail(struct qspinlock *lock, u32 tail)
  * @lock: the queued spinlock
  * @val: the lock word the fast path found
  *
- * The lock word as (tail, pending, locked); n is this CPU's tail, * any
- * tail, x and y either value of their bit.
+ * Every change of the lock word, as (tail, pending, locked); n is this
+ * CPU's tail, p the tail it found (0: no queue), * any tail, x and y
+ * either value of their bit.
  *
- *              fast     :    slow                                  :  unlock
- *                       :                                          :
- * uncontended  (0,0,0) -:--> (0,0,1) ------------------------------:--> (*,*,0)
- *                       :       | ^--------.------.             /  :
- *                       :       v           \      \            |  :
- * pending               :    (0,1,*) +--> (0,1,0)   \           |  :
- *                       :       | ^--'              |           |  :
- *                       :       v                   |           |  :
- * uncontended           :    (n,x,y) +--> (n,0,0) --'           |  :
- *   queue               :       | ^--'                          |  :
- *                       :       v                               |  :
- * contended             :    (*,x,y) +--> (*,0,0) ---> (*,0,1) -'  :
- *   queue               :         ^--'                             :
+ *   from       to         by whom, and how
+ *   (0,0,0) -> (0,0,1)    the fast path, a trylock (one more just before
+ *                         queueing), or a waiter that finds the lock free:
+ *                         one cmpxchg takes it
+ *   (*,*,1) -> (*,*,0)    the owner unlocks; nothing else changes
+ *   (0,0,1) -> (0,1,1)    held, nobody waiting: a test-and-set makes us
+ *                         the pending waiter.  It cannot fail; if it finds
+ *                         pending already set, the word is unchanged and
+ *                         we queue
+ *   (*,0,x) -> (*,1,x)    the same test-and-set, late: between our look at
+ *                         (0,0,1) and the bit, the owner may have gone, a
+ *                         queue may have formed, and its head may have
+ *                         taken the lock.  We are the pending waiter all
+ *                         the same, and wait for whoever holds it
+ *   (*,1,0) -> (*,0,1)    the pending waiter found the owner gone: one
+ *                         cmpxchg takes the lock and clears pending
+ *   (p,x,y) -> (n,x,y)    any other waiter, in xchg_tail(): a cmpxchg loop
+ *                         makes its node the tail and writes pending and
+ *                         the locked byte back exactly as it read them,
+ *                         retrying whenever anything changed.  An xchg of
+ *                         the whole word would have to guess them and
+ *                         repair the guess; see xchg_tail() for why that
+ *                         cannot be made safe
+ *   (n,0,0) -> (0,0,1)    the head, still the tail, found owner and
+ *                         pending waiter gone: one cmpxchg takes the lock
+ *                         and ends the queue
+ *   (*,0,0) -> (*,0,1)    the head, with nodes behind it: it takes the
+ *                         lock, then makes the next node the head
  *
- * (0,0,1) -> (0,1,*): held, nobody waiting: become the pending waiter
- *                     with a test-and-set and spin on the lock word
- *                     itself; no node is touched.
- * (0,1,*) -> (0,1,0): the pending waiter waits for the owner to go,
- * (0,1,0) -> (0,0,1): then takes the lock and clears pending at once.
- * (0,0,0) -> (0,0,1): on the way to the queue, the lock was free: take it.
- * (p,*,*) -> (n,*,*): anything else: make our node the tail, keeping
- *                     locked and pending (see xchg_tail()); queue as in
- *                     an MCS lock.
- * (n,x,y) -> (n,0,0), (*,x,y) -> (*,0,0): the head of the queue waits for
- *                     both the owner and the pending waiter to go.
- * (n,0,0) -> (0,0,1): nobody behind us: take the lock, empty the queue.
- * (*,0,0) -> (*,0,1): take the lock, make the next node the head.
+ * The late pending waiter is why the head's claim can fail with pending
+ * or the locked byte set: a pending bit came in after the head saw
+ * (*,0,0).  The head must not claim over it; it waits for (*,0,0) again.
+ *
+ * Nothing else writes the word.  While pending is set nobody but the
+ * pending waiter sets the locked byte: the fast path wants (0,0,0) and
+ * the head of the queue (*,0,0).
  */
 void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
 {
@@ -220,6 +230,20 @@ void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
 queue:
 	node = this_cpu_ptr(&mcs_nodes[0]);
 	idx = node->count++;
+
+	/*
+	 * Four nodes cover task, softirq, hardirq and NMI context.  A fifth
+	 * level (an NMI taken inside an NMI's lock, which some architectures
+	 * allow) has no node, and its index would encode as node 0 of the
+	 * next CPU.  It spins on the lock word instead, as a test-and-set
+	 * lock does: unfair, but it touches no queue.
+	 */
+	if (unlikely(idx >= MAX_NODES)) {
+		while (!queued_spin_trylock(lock))
+			cpu_relax();
+		goto release;
+	}
+
 	tail = encode_tail(smp_processor_id(), idx);
 
 	/*

@@ -90,9 +90,12 @@ static __always_inline void queued_spin_lock(struct qspinlock *lock)
  * queued_spin_unlock - release the lock
  * @lock: the queued spinlock
  *
- * Waiters may change the tail bits at any moment, so the locked byte is
- * cleared with an atomic subtraction; the barrier before it keeps the
- * critical section inside the lock.
+ * Waiters may change the other bits of the word at any moment.  An
+ * atomic subtraction clears the locked byte and leaves them alone on
+ * every architecture, whatever its stores of a single byte do; the
+ * barrier before it keeps the critical section inside the lock.  An
+ * architecture that can store one byte without disturbing the bytes
+ * beside it may define its own, cheaper unlock (x86 does).
  */
 static __always_inline void queued_spin_unlock(struct qspinlock *lock)
 {

@@ -81,7 +81,6 @@
 #include <linux/atomic/atomic-long.h>
 #include <linux/atomic/atomic-instrumented.h>
 
-#ifdef arch_atomic_test_and_set_bit
 /**
  * atomic_test_and_set_bit - set a bit of an atomic_t, return the old bit
  * @nr: the bit to set, 0..31
@@ -89,6 +88,7 @@
  *
  * Fully ordered.  One instruction where the architecture has one.
  */
+#ifdef arch_atomic_test_and_set_bit
 static __always_inline bool atomic_test_and_set_bit(long nr, atomic_t *v)
 {
 	kcsan_mb();

@@ -271,10 +271,15 @@ static __always_inline int arch_atomic_fetch_xor(int i, atomic_t *v)
  * One LOCK BTS: unlike a cmpxchg loop it cannot fail and retry, whatever
  * else changes in the word meanwhile.  Like every locked instruction on
  * x86 it is a full memory barrier.
+ *
+ * The bit number is passed as 6.1's bitops pass theirs ("Ir"), in a
+ * register as wide as the operation: an int for the 32-bit BTSL.  A
+ * register operand addresses a bit string, not the word alone, so a number
+ * of 32 or more would set a bit past the atomic_t.
  */
 static __always_inline bool arch_atomic_test_and_set_bit(long nr, atomic_t *v)
 {
-	return GEN_BINARY_RMWcc(LOCK_PREFIX "btsl", v->counter, c, "Ir", nr);
+	return GEN_BINARY_RMWcc(LOCK_PREFIX "btsl", v->counter, c, "Ir", (int)nr);
 }
 #define arch_atomic_test_and_set_bit arch_atomic_test_and_set_bit
 
