@@ -505,15 +505,21 @@ static int __init qsl_torture_init(void)
 		num_online_cpus(), duration, task_locks, hold, hard_us, soft_us,
 		shape, busted ? ", BUSTED lock (negative control)" : "");
 
+	/*
+	 * Every timer first: the error path below cancels the timers of all
+	 * online CPUs, and hrtimer_cancel() reads the base of the timer.
+	 */
 	for_each_online_cpu(cpu) {
-		struct task_struct *p;
-
 		hrtimer_init(per_cpu_ptr(&hard_timer, cpu), CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_PINNED_HARD);
 		per_cpu_ptr(&hard_timer, cpu)->function = hard_fn;
 		hrtimer_init(per_cpu_ptr(&soft_timer, cpu), CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_PINNED_SOFT);
 		per_cpu_ptr(&soft_timer, cpu)->function = soft_fn;
+	}
+
+	for_each_online_cpu(cpu) {
+		struct task_struct *p;
 
 		p = kthread_create_on_cpu(task_fn, NULL, cpu, "qslt_task/%u");
 		if (IS_ERR(p)) {
