@@ -9,7 +9,7 @@ SCRIPTS := common/scripts
 ARCH ?=
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
 
-.PHONY: help deps check test verify verify-mutants today bench bench-record series snapshots edit-series export-series mutants book lab lab-bench clean distclean
+.PHONY: help deps check test verify verify-mutants sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants book lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -36,6 +36,10 @@ help:
 	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user),"
 	@echo "                     then the mutants of common/mutants/ in the lab: the lab's kill table"
 	@echo "  make lab-bench     time every step's lock on this machine's cores beside ticket, pthread and MCS locks"
+	@echo "  make sim-bench     what every lock costs under contention on 1 to 64 simulated CPUs: cache-line"
+	@echo "                     transfers, atomics, failed cmpxchg, modelled cycles; tables, plots, the chapter's claims"
+	@echo "                     (SIM_LOCKS=\"ticket step-7\" SIM_N=\"2 64\" SIM_CYCLES SIM_TRANSFER SIM_HOLD SIM_WORK)"
+	@echo "  make sim-record    copy the last sim-bench results into book/sim/"
 	@echo "  make snapshots     regenerate steps/*/tree from the patches"
 	@echo "  make edit-series   a git tree of the kernel with one commit per step (build/series-git)"
 	@echo "  make export-series write build/series-git's commits back as the steps' patches"
@@ -88,6 +92,12 @@ bench:
 
 bench-record:
 	@$(SCRIPTS)/bench-record.sh
+
+sim-bench:
+	@$(SCRIPTS)/sim.sh
+
+sim-record:
+	@$(SCRIPTS)/sim-record.sh
 
 mutants:
 	@$(SCRIPTS)/mutants.sh $(MUTANTS)

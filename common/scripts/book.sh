@@ -5,7 +5,8 @@
 #    page, build/book/index.html;
 #  - one EPUB, build/book/qspinlock-step-by-step.epub;
 #  - the figures, drawn from book/diagrams/*.dot with `dot -Tsvg`, and
-#    the benchmark plots recorded in book/bench/ (make bench-record).
+#    the benchmark plots recorded in book/bench/ (make bench-record) and
+#    the cost model's in book/sim/ (make sim-record).
 # Code is never pasted into the chapters: book/filters/include.lua pulls it
 # from steps/*/ (and from the pristine 6.1 tree for the last chapter), and a
 # missing file or function stops the build naming the chapter.
@@ -48,7 +49,7 @@ done
 while IFS= read -r f; do
 	mkdir -p "$out/$(dirname "${f#"$src"/}")"
 	cp "$f" "$out/${f#"$src"/}"
-done < <(find "$src/bench" -name '*.svg' 2>/dev/null)
+done < <(find "$src/bench" "$src/sim" -name '*.svg' 2>/dev/null)
 
 # title FILE: the chapter's title, its first "# " heading.
 title() {

@@ -65,6 +65,7 @@ run "guest init: common/guest/init.c builds with -Wall -Wextra -Werror" \
 run "bad input: make step-42, bench and lab-bench with bad values stop with a clear message" common/tests/bad-input.sh
 run "a broken step directory (two patches, two directories of one number) stops series, diff, step, verify, snapshots, edit-series, check" common/tests/broken-step.sh
 run "the lock checker's audit catches a store and a load that escape the instrumentation" common/tests/verify-audit.sh
+run "the cost model's claims: the recorded results pass, doctored ones fail the claim they attack" common/tests/sim-claims.sh
 
 echo "check: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,8 @@
 #!/bin/bash
 # test.sh: the whole test suite (the README's test command, `make test`).
 #  1. make check (no kernel build), the book's tests, the lock checker
-#     (short configurations) and its kill table, the userspace lab
+#     (short configurations) and its kill table, the cost model (make
+#     sim-bench: the chapter's claims, results as recorded), the userspace lab
 #     (short), its kill table of the mutants (short) and its host
 #     benchmark (one 100 ms repetition);
 #  2. every step, and today's pristine tree, booted on the architectures
@@ -50,6 +51,9 @@ say "the lock checker, short configurations: every step's lock on simulated CPUs
 lastline "verify --short" "$TOP/common/scripts/verify.sh" --short
 say "the lock checker's kill table"
 lastline "verify-mutants --counted" "$TOP/common/scripts/verify-mutants.sh" --counted
+
+say "the cost model: every lock on 1 to 64 simulated CPUs, the chapter's claims, the recorded results"
+lastline "sim-bench" "$TOP/common/scripts/sim.sh"
 
 say "the userspace lab, short version"
 lastline "lab --short" "$TOP/common/scripts/lab.sh" --short

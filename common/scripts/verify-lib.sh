@@ -58,7 +58,34 @@ build() {
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
 			run_logged gcc -no-pie -o "$out/verify" "$out/qspinlock.o" "$out/api.o" \
-				"$out/litmus.o" "$OUT/checker.o"
+				"$out/litmus.o" "$OUT/checker.o" "$OUT/cost.o"
+	} >"$out/build.log" 2>&1 || {
+		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
+		return 1
+	}
+	echo "$out/verify"
+}
+
+# build_other LOCK: build/verify/LOCK/verify for the cost model's locks that
+# are not a step (ticket: 6.1's generic ticket lock, the pristine tree's
+# own header, as the lab compiles it; ttas, mcs: common/verify/locks/), or
+# a FAIL reason.
+build_other() {
+	local lock=$1 out=$OUT/$1 flags
+	flags=("${CFLAGS[@]}" -DCONFIG_NR_CPUS=64 -I "$VSRC" -I "$LABSRC/include")
+	case $lock in
+	ticket) flags+=(-Wno-pointer-sign -I "$PRISTINE/include" -include linux/kconfig.h
+		"-DVC_LOCK=<asm-generic/spinlock.h>") ;;
+	ttas | mcs) flags+=("-DVC_LOCK=\"locks/$lock.h\"") ;;
+	*) echo "no such lock: $lock"; return 1 ;;
+	esac
+	rm -rf "$out"
+	mkdir -p "$out"
+	{
+		run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
+			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
+			run_logged gcc -no-pie -o "$out/verify" "$out/api.o" "$out/litmus.o" \
+				"$OUT/checker.o" "$OUT/cost.o"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
 		return 1
@@ -69,8 +96,9 @@ build() {
 # build_checker: $OUT/checker.o, the checker itself, once for every step.
 build_checker() {
 	mkdir -p "$OUT"
-	run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/checker.c" -o "$OUT/checker.o" >"$OUT/checker.log" 2>&1 ||
-		die "verify: common/verify/checker.c does not compile (log: ${OUT#"$TOP"/}/checker.log)"
+	{ run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/checker.c" -o "$OUT/checker.o" &&
+		run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/cost.c" -o "$OUT/cost.o"; } >"$OUT/checker.log" 2>&1 ||
+		die "verify: common/verify/checker.c or cost.c does not compile (log: ${OUT#"$TOP"/}/checker.log)"
 }
 
 # by_model MODEL SC TSO WEAK: the one of the three that is MODEL's (a plan

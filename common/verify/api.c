@@ -13,14 +13,21 @@
  */
 #include <linux/smp.h>
 #include <linux/percpu.h>
+#ifdef VC_LOCK
+/* One of the cost model's other locks: common/verify/locks/, or 6.1's ticket lock. */
+#include VC_LOCK
+#else
 #include <asm/qspinlock.h>
 #include "mcs_spinlock.h"
+#endif
 #include "vc.h"
 
+#ifdef _Q_LOCKED_MASK
 _Static_assert(sizeof(arch_spinlock_t) == 4, "the lock is one 32-bit word");
 
 /* The lock word's fields, for the checker's trace and its tail check. */
 const struct vc_layout vc_layout = {
+	.queued = 1,
 	.locked_mask = _Q_LOCKED_MASK,
 #ifdef _Q_PENDING_MASK
 	.pending_mask = _Q_PENDING_MASK,
@@ -31,6 +38,20 @@ const struct vc_layout vc_layout = {
 	.node_size = sizeof(struct mcs_spinlock),
 	.node_count_offset = __builtin_offsetof(struct mcs_spinlock, count),
 };
+#else
+_Static_assert(sizeof(arch_spinlock_t) <= 8, "the lock fits the lockref's word");
+
+/*
+ * Not a queued spinlock: the word is shown as a number, no tail to check.
+ * A free ticket lock is any word whose two halves are equal.
+ */
+const struct vc_layout vc_layout = {
+	.node_size = 16,
+#ifdef __ASM_GENERIC_SPINLOCK_TYPES_H
+	.free_nonzero = 1,
+#endif
+};
+#endif
 
 union vc_word {
 	u64 word;
@@ -70,6 +91,10 @@ void vc_api_critical_section(struct vc_lockref *l, int me)
 	union vc_word *w = (union vc_word *)&l->word;
 	int owner = l->owner;
 
+	if (sizeof(arch_spinlock_t) != 4)
+		vc_fail("a lock of %zu bytes leaves no room for the count: run it under the cost model (-T)",
+			sizeof(arch_spinlock_t));
+
 	if (owner != -1)
 		vc_fail("mutual exclusion: CPU context %d entered while %d is inside",
 			me, owner);
@@ -103,4 +128,14 @@ bool vc_api_lockref_get(struct vc_lockref *l)
 		old.word = prev.word;
 	}
 	return false;
+}
+
+/*
+ * The cost model's critical section (checker -T): one update of data in
+ * a cache line of its own, a plain read-modify-write that a second owner
+ * would break; the checker compares the sum with the acquisitions.
+ */
+void vc_api_cost_section(int *data)
+{
+	*data = *data + 1;
 }

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "vc.h"
+#include "cost.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -70,6 +71,11 @@ static struct {
 	int reorder_bound;	/* weak: reorderings per execution */
 	const struct vc_litmus *litmus;	/* -L: a litmus test, not the lock */
 	int audit;		/* -A BYTE: poison the arena with BYTE; -1: none */
+	/* -T: the cost model instead of a search (cost.h) */
+	u64 cost_end;		/* cycles to simulate; 0: no cost model */
+	u64 transfer;		/* -C: cycles a line takes from cache to cache */
+	u64 hold;		/* -H: cycles inside the critical section */
+	u64 work;		/* -W: cycles between an unlock and the next lock */
 } cfg = {
 	.cpus = 2, .acq = 1, .levels = 1, .irq_acq = 1,
 	.max_execs = 2000000, .min_budget = 20000, .minimise = 1,
@@ -91,7 +97,9 @@ static u8 mem[ARENA_SIZE] __attribute__((__aligned__(64)));
 #define VARS_OFF	512	/* a litmus test's variables */
 #define PCPU_OFF	1024
 
-extern char __start_lab_percpu[], __stop_lab_percpu[];
+/* weak: a lock without per-CPU data (the ticket lock) has no section */
+extern char __start_lab_percpu[] __attribute__((__weak__));
+extern char __stop_lab_percpu[] __attribute__((__weak__));
 static unsigned long pcpu_size;
 
 static struct vc_lockref *const locks = (struct vc_lockref *)arena;
@@ -179,6 +187,8 @@ struct task {
 	u64 read_val[MAX_READS];
 	int active;	/* an interrupt context between entry and exit */
 	int done_acq;
+	u64 clock;	/* the cost model: the cycle this CPU has reached */
+	u64 rng;	/* the cost model: this CPU's own random sequence */
 	/* weak: what its last wake-up found changed, until it is read again */
 	int nwoken;
 	struct range woken[MAX_READS];
@@ -1116,6 +1126,20 @@ void lab_relax_hook(void)
 
 /* ---- the simulated CPUs' program -------------------------------------- */
 
+/*
+ * The cost model's hold and work times: uniform from half to one and a
+ * half times the mean, from the CPU's own fixed sequence, so that CPUs do
+ * not arrive in lock-step (a real machine's work is never that exact) and
+ * the same command gives the same result.
+ */
+static u64 vary(struct task *t, u64 mean)
+{
+	t->rng ^= t->rng << 13;
+	t->rng ^= t->rng >> 7;
+	t->rng ^= t->rng << 17;
+	return mean ? mean / 2 + t->rng % (mean + 1) : 0;
+}
+
 static void task_body(void)
 {
 	struct task *t = cur;
@@ -1126,6 +1150,26 @@ static void task_body(void)
 		cfg.litmus->thread[t->cpu]();
 		audit_scan(t, NULL);
 		harvest(t);
+		n = 0;
+	}
+
+	if (cfg.cost_end) {
+		/*
+		 * The cost model: take the lock until the simulated time is
+		 * up; the critical section updates its data, in a line of its
+		 * own, and then holds the lock for -H cycles; -W cycles of
+		 * other work follow the unlock.
+		 */
+		while (t->clock < cfg.cost_end) {
+			vc_api_lock(l);
+			vc_api_cost_section(&vc_vars()->x);
+			t->clock += vary(t, cfg.hold);
+			vc_api_unlock(l);
+			audit_scan(t, NULL);
+			harvest(t);
+			t->done_acq++;
+			t->clock += vary(t, cfg.work);
+		}
 		n = 0;
 	}
 
@@ -1166,6 +1210,8 @@ static void task_init(struct task *t)
 	t->nreads = 0;
 	t->active = 0;
 	t->done_acq = 0;
+	t->clock = 0;
+	t->rng = (cfg.seed + 1) * 0x9e3779b97f4a7c15ULL + (t->id + 1) * 0xbf58476d1ce4e5b9ULL;
 	t->nwoken = 0;
 	memset(&t->op, 0, sizeof(t->op));
 }
@@ -1435,6 +1481,8 @@ static void check_tails(void)
 	const struct vc_layout *q = &vc_layout;
 	int l;
 
+	if (!q->queued)
+		return;
 	for (l = 0; l < cfg.levels; l++) {
 		u32 w = get(mem, off_of(&locks[l].word), 4);
 		u32 cpu, idx, count;
@@ -1470,6 +1518,120 @@ static int failed_spin(int p, const struct event *e)
 	return !is_flusher(p) && e->op.kind == OP_READ && !t->state &&
 	       t->op.kind == OP_AWAIT && t->op.nr == 1 &&
 	       t->op.r[0].off == e->op.off && t->op.r[0].size == e->op.size;
+}
+
+/* ---- the cost model's clocks (cost.h) ---------------------------------- */
+
+/* Misses by region: the lock's line, the critical section's data, the nodes. */
+enum { R_LOCK, R_DATA, R_NODE };
+static u64 region_access[3], region_miss[3];
+
+static u64 booked(int cpu, unsigned int line, int write, u64 now)
+{
+	u64 hits = cost_stats.hits, done = cost_access(cpu, line, write, now);
+	int r = line * COST_LINE < VARS_OFF ? R_LOCK : line * COST_LINE < PCPU_OFF ? R_DATA : R_NODE;
+
+	region_access[r]++;
+	region_miss[r] += cost_stats.hits == hits;
+	return done;
+}
+
+static int await_touches(const struct task *t, unsigned int line)
+{
+	int i;
+
+	for (i = 0; i < t->op.nr; i++)
+		if (t->op.r[i].off / COST_LINE == line ||
+		    (t->op.r[i].off + t->op.r[i].size - 1) / COST_LINE == line)
+			return 1;
+	return 0;
+}
+
+/*
+ * Task @p is about to perform @op at its clock: move its clock to when
+ * the access completes.  A write invalidates the line everywhere else,
+ * and every CPU spinning on it (stopped at an await that read it) reads
+ * it again at once (rule 3), even if what it waits for has not changed.
+ */
+static void cost_charge(int p, const struct op *op)
+{
+	struct task *t = &tasks[p];
+	unsigned int line = op->off / COST_LINE;
+	int w, k;
+
+	switch (op->kind) {
+	case OP_READ:
+		t->clock = booked(t->cpu, line, 0, t->clock);
+		return;
+	case OP_WRITE:
+	case OP_RMW:
+		w = 1;
+		break;
+	case OP_FENCE:
+		t->clock += 1;
+		return;
+	default:	/* an await: the clock is where its last read left it */
+		return;
+	}
+	if (op->kind == OP_RMW)
+		cost_stats.atomics++;
+	t->clock = booked(t->cpu, line, w, t->clock);
+	for (k = 1; k < ntasks; k++) {	/* the CPUs after the writer first */
+		struct task *s = &tasks[(p + k) % ntasks];
+
+		if (s == t || s->state || s->op.kind != OP_AWAIT ||
+		    !await_touches(s, line) || cost_cached(s->cpu, line))
+			continue;
+		s->clock = booked(s->cpu, line, 0, s->clock > t->clock ? s->clock : t->clock);
+	}
+}
+
+/* When the next operation of task @p would take effect. */
+static u64 cost_when(int p)
+{
+	const struct task *t = &tasks[p];
+	const struct op *op = &t->op;
+
+	switch (op->kind) {
+	case OP_READ:
+	case OP_WRITE:
+	case OP_RMW:
+		return cost_peek(t->cpu, op->off / COST_LINE, op->kind != OP_READ,
+				 t->clock);
+	case OP_FENCE:
+		return t->clock + 1;
+	default:
+		return t->clock;
+	}
+}
+
+/*
+ * The cost model's schedule: the enabled CPU whose next operation takes
+ * effect first (when its line arrives, for a miss).  CPUs queued for one
+ * line all see the same arrival: the one that asked first gets it, and on
+ * a tie of that too, the first after the last CPU picked, so that no CPU
+ * number is favoured.
+ */
+static int cost_pick(void)
+{
+	static int last;
+	u64 w, best_w = 0;
+	int k, i, best = -1;
+
+	for (k = 1; k <= ntasks; k++) {
+		i = (last + k) % ntasks;
+		if (!enabled(i))
+			continue;
+		w = cost_when(i);
+		if (best < 0 || w < best_w ||
+		    (w == best_w && tasks[i].clock < tasks[best].clock)) {
+			best = i;
+			best_w = w;
+		}
+	}
+	if (best >= 0)
+		last = best;
+	return best;
 }
 
 /* Run proc @p for one event; in DPOR mode, find the races it is in. */
@@ -1520,12 +1682,17 @@ static void step(int p, int analyse)
 		e->seq = c[p];
 	}
 	nev++;
+	if (cfg.cost_end)
+		cost_charge(p, &e->op);
 	if (is_flusher(p)) {
 		e->value = sb[p - ntasks].e[e->op.a].val;
 		flush_one(p - ntasks, e->op.a);
 	} else {
 		run(&tasks[p]);
 	}
+	if (cfg.cost_end && e->op.kind == OP_RMW && e->op.rmw == R_CAS &&
+	    e->value != (e->op.a & (~0ULL >> (64 - 8 * e->op.size))))
+		cost_stats.cas_failed++;
 	e->alt = ev_alt;
 	e->nalt = ev_nalt;
 	if (cfg.audit)
@@ -1636,6 +1803,14 @@ static enum result execute(int prefix)
 				nev);
 			return X_FAIL;
 		}
+		if (cfg.cost_end) {
+			nev = 0;	/* no trace: the events are not kept */
+			p = cost_pick();
+			cur_alt = -1;
+			step(p, 0);
+			last = p;
+			continue;
+		}
 		if (replay_sched) {
 			if (d >= replay_len) {
 				fprintf(stderr, "replay: the schedule ends at event %d, but the execution goes on\n", d);
@@ -1724,6 +1899,18 @@ static enum result execute(int prefix)
 		}
 		return X_PASS;
 	}
+	if (cfg.cost_end) {
+		/* the end: the lock free, no update of the data lost */
+		u32 n = get(mem, off_of(&vc_vars()->x), 4), want = 0;
+
+		for (i = 0; i < ntasks; i++)
+			want += tasks[i].done_acq;
+		if (!vc_layout.free_nonzero && get(mem, off_of(&locks[0].word), 4))
+			vc_fail("the lock is not free at the end");
+		else if (n != want)
+			vc_fail("the critical section's count is %u at the end, not %u", n, want);
+		return failed ? X_FAIL : X_PASS;
+	}
 	/* the end: every acquisition done, the locks free, no count lost */
 	for (i = 0; i < cfg.levels; i++) {
 		u32 w = get(mem, off_of(&locks[i].word), 4);
@@ -1789,9 +1976,11 @@ static const char *loc_name(u32 off, char *buf, size_t n)
 static void word_str(u32 w, char *buf, size_t n)
 {
 	const struct vc_layout *q = &vc_layout;
-	u32 tail = w >> q->tail_idx_offset;
+	u32 tail = q->queued ? w >> q->tail_idx_offset : 0;
 
-	if (tail)
+	if (!q->queued)
+		snprintf(buf, n, "%#x", w);
+	else if (tail)
 		snprintf(buf, n, "(%u.%u,%u,%u)", (w >> q->tail_cpu_offset) - 1,
 			 (w & q->tail_idx_mask) >> q->tail_idx_offset,
 			 !!(w & q->pending_mask), w & q->locked_mask);
@@ -2002,7 +2191,8 @@ static void usage(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nusage: verify [-m sc|tso|weak] [-c CPUS] [-a ACQS] [-n LEVELS] [-i IRQ_ACQS]\n"
 		"              [-l LOCKREF_CPUS] [-b PREEMPTIONS] [-w REORDERINGS] [-x MAX_EXECS]\n"
-		"              [-p PCT_DEPTH -s SEED] [-r SCHEDULE] [-N NAME] [-L LITMUS_TEST] [-A POISON]\n");
+		"              [-p PCT_DEPTH -s SEED] [-r SCHEDULE] [-N NAME] [-L LITMUS_TEST] [-A POISON]\n"
+		"       verify -T CYCLES [-c CPUS] [-C TRANSFER] [-H HOLD] [-W WORK] [-N NAME]: the cost model\n");
 	exit(2);
 }
 
@@ -2082,6 +2272,52 @@ static void report_failure(struct best *b, long execs, double secs, const char *
 	printf("\n");
 }
 
+/*
+ * -T: one execution under the cost model, on the sequentially consistent
+ * memory (the costs are the caches', not the order's), then one line of
+ * key=value results for common/scripts/sim.sh.
+ */
+static int cost_run(void)
+{
+	u64 acq = 0, lo = ~0ULL, hi = 0, end = 0;
+	int i;
+
+	if (cfg.model != SC || cfg.levels != 1 || cfg.lockref || cfg.pct || cfg.litmus ||
+	    cfg.audit) {
+		fprintf(stderr, "verify: -T (the cost model) runs alone: no -m, -n, -l, -p, -L or -A\n");
+		return 2;
+	}
+	cost_reset(ARENA_SIZE / COST_LINE, cfg.transfer);
+	dpor = 0;
+	if (execute(0) == X_FAIL) {
+		printf("cost %s [%d CPUs]: FAIL: %s\n", cfg.name, cfg.cpus, fail_msg);
+		return 1;
+	}
+	for (i = 0; i < ntasks; i++) {
+		u64 n = tasks[i].done_acq;
+
+		acq += n;
+		lo = n < lo ? n : lo;
+		hi = n > hi ? n : hi;
+		end = tasks[i].clock > end ? tasks[i].clock : end;
+	}
+	printf("cost %s: cpus=%d transfer=%llu hold=%llu work=%llu cycles=%llu acq=%llu min=%llu max=%llu",
+	       cfg.name, cfg.cpus, (unsigned long long)cfg.transfer,
+	       (unsigned long long)cfg.hold, (unsigned long long)cfg.work,
+	       (unsigned long long)end, (unsigned long long)acq,
+	       (unsigned long long)lo, (unsigned long long)hi);
+	printf(" accesses=%llu hits=%llu transfers=%llu memory=%llu upgrades=%llu invalidations=%llu",
+	       (unsigned long long)cost_stats.accesses, (unsigned long long)cost_stats.hits,
+	       (unsigned long long)cost_stats.transfers, (unsigned long long)cost_stats.memory,
+	       (unsigned long long)cost_stats.upgrades,
+	       (unsigned long long)cost_stats.invalidations);
+	printf(" atomics=%llu cas_failed=%llu lock_misses=%llu data_misses=%llu node_accesses=%llu node_misses=%llu\n",
+	       (unsigned long long)cost_stats.atomics, (unsigned long long)cost_stats.cas_failed,
+	       (unsigned long long)region_miss[R_LOCK], (unsigned long long)region_miss[R_DATA],
+	       (unsigned long long)region_access[R_NODE], (unsigned long long)region_miss[R_NODE]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct best best;
@@ -2092,7 +2328,8 @@ int main(int argc, char **argv)
 
 	cfg.self = argv[0];
 	cfg.name = "lock";
-	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:x:p:s:r:N:qM:b:w:L:A:")) != -1) {
+	cfg.transfer = 100;
+	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:x:p:s:r:N:qM:b:w:L:A:T:C:H:W:")) != -1) {
 		switch (opt) {
 		case 'm':
 			for (i = 0; i < 3 && strcmp(optarg, model_name[i]); i++)
@@ -2157,6 +2394,18 @@ int main(int argc, char **argv)
 			}
 			cfg.litmus = &vc_litmus_tests[i];
 			break;
+		case 'T':
+			cfg.cost_end = num(optarg, 1, 100000000, "-T (cycles to simulate)");
+			break;
+		case 'C':
+			cfg.transfer = num(optarg, 1, 100000, "-C (cycles of a cache-line transfer)");
+			break;
+		case 'H':
+			cfg.hold = num(optarg, 0, 1000000, "-H (cycles inside the critical section)");
+			break;
+		case 'W':
+			cfg.work = num(optarg, 0, 1000000, "-W (cycles between unlock and lock)");
+			break;
 		case 'M':
 			cfg.min_budget = num(optarg, 0, 100000000, "-M (minimisation budget)");
 			break;
@@ -2194,6 +2443,9 @@ int main(int argc, char **argv)
 		tasks[i].stack = aligned_alloc(64, STACK_SIZE);
 	}
 	config_str(conf, sizeof(conf));
+
+	if (cfg.cost_end)
+		return cost_run();
 
 	if (cfg.replay) {
 		int *s, *a, n = parse_sched(cfg.replay, &s, &a);

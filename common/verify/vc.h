@@ -17,6 +17,8 @@ struct vc_lockref {
 } __attribute__((__aligned__(16)));
 
 struct vc_layout {
+	int queued;	/* a queued spinlock: the fields below mean something */
+	int free_nonzero;	/* a free lock's word need not be 0 (tickets) */
 	unsigned int locked_mask, pending_mask;
 	unsigned int tail_idx_offset, tail_idx_mask, tail_cpu_offset;
 	unsigned int node_size, node_count_offset;
@@ -29,6 +31,7 @@ void vc_api_unlock(struct vc_lockref *l);
 int vc_api_is_locked(struct vc_lockref *l);
 void vc_api_critical_section(struct vc_lockref *l, int me);
 bool vc_api_lockref_get(struct vc_lockref *l);
+void vc_api_cost_section(int *data);
 
 /* Litmus tests (litmus.c): threads on plain shared variables and locks. */
 #define VC_LITMUS_THREADS	4

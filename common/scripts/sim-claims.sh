@@ -1,0 +1,115 @@
+#!/bin/bash
+# sim-claims.sh CSV: check, on the cost model's results, each claim that
+# book/12-contention.md makes of them, and print the numbers behind it.
+# Exit status 1 if any claim no longer holds: the chapter would be wrong.
+#
+# The last claim sets the model beside this machine: the ticket lock and
+# step 7 at N = 2 with nothing inside or between, against the lab's real
+# two-core run of the same (book/bench/lab/results.csv, make lab-bench).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+csv=$1
+lab=$TOP/book/bench/lab/results.csv
+[ -f "$csv" ] || die "sim-claims.sh: no results file $csv"
+[ -f "$lab" ] || die "sim-claims.sh: no recorded lab benchmark $lab (make lab-bench, then make bench-record)"
+
+awk -F, -v labfile="$lab" '
+function ok(cond, text) {
+	printf "%s %s\n", cond ? "ok    " : "not ok", text
+	if (!cond) bad++
+}
+function per(l, w, n, col,    k) { k = l SUBSEP w SUBSEP n; return A[k] ? V[k, col] / A[k] : 0 }
+function cyc(l, w, n) { return per(l, w, n, 7) }
+function xfer(l, w, n) { return per(l, w, n, 13) }
+function atom(l, w, n) { return per(l, w, n, 17) }
+function fail(l, w, n) { return per(l, w, n, 18) }
+function node(l, w, n) { return per(l, w, n, 21) }
+function median(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+FNR == 1 { next }
+FILENAME == labfile {
+	if ($2 == 2 && $3 == 0 && $4 == 0) { m[$1, ++nm[$1]] = $8 }
+	next
+}
+{
+	k = $1 SUBSEP $2 SUBSEP $3
+	A[k] = $8
+	for (i = 1; i <= NF; i++) V[k, i] = $i
+	if (!($1 in seen)) { seen[$1] = 1; locks[++nl] = $1 }
+	if (!($3 in seenn)) { seenn[$3] = 1; ns[++nn] = $3 }
+}
+END {
+	split("heavy hammer", W, " ")
+	# 1. The ticket lock: transfers per acquisition grow with N.
+	for (x = 1; x <= 2; x++) {
+		w = W[x]
+		s = (xfer("ticket", w, 64) - xfer("ticket", w, 8)) / 56
+		ok(s >= 1 && xfer("ticket", w, 64) >= 4 * xfer("ticket", w, 8),
+		   sprintf("ticket lock, %s: transfers per acquisition grow about linearly: %.2f at N=8, %.2f at N=64, %.2f more for each CPU", w, xfer("ticket", w, 8), xfer("ticket", w, 64), s))
+	}
+	# 2. Every queued lock stays bounded.
+	max = 0
+	for (i = 1; i <= nl; i++) {
+		if (locks[i] !~ /^(step-|today)/) continue
+		for (x = 1; x <= 2; x++) for (j = 1; j <= nn; j++) {
+			t = xfer(locks[i], W[x], ns[j])
+			if (t > max) { max = t; where = locks[i] " " W[x] " N=" ns[j] }
+		}
+	}
+	ok(max <= 12, sprintf("every queued lock (steps 1-8, both layouts of 7, today), both workloads, every N: at most 12 transfers per acquisition (the most: %.2f, %s); MCS: %.2f at N=64", max, where, xfer("mcs", "heavy", 64)))
+	# 3. Where the ticket lock falls behind: from that N on, by 10% or more.
+	cross = 0
+	for (j = nn; j >= 1; j--) {
+		if (ns[j] == 1 || cyc("ticket", "hammer", ns[j]) < 1.1 * cyc("today", "hammer", ns[j])) break
+		cross = ns[j]; prev = ns[j - 1]
+	}
+	ok(cross >= 4 && cross <= 16, sprintf("hammer: the ticket lock falls behind 6.1 (today) for good at N=%d (%.0f against %.0f cycles per acquisition; at N=%d: %.0f against %.0f)", cross, cyc("ticket", "hammer", cross), cyc("today", "hammer", cross), prev, cyc("ticket", "hammer", prev), cyc("today", "hammer", prev)))
+	# 4. At a queue depth of 1 to 3 the queued lock is slower.
+	r2 = cyc("step-7", "heavy", 2) / cyc("ticket", "heavy", 2)
+	r4 = cyc("step-7", "hammer", 4) / cyc("ticket", "hammer", 4)
+	ok(r2 > 1.2 && r4 > 1, sprintf("few waiters: step 7 is slower than the ticket lock, %.2fx its cycles at N=2 (heavy) and %.2fx at N=4 (hammer)", r2, r4))
+	# 5. Step 2: the x86 unlock is a byte store, not an atomic.
+	lo = 9
+	for (x = 1; x <= 2; x++) for (j = 1; j <= nn; j++) {
+		d = atom("step-1", W[x], ns[j]) - atom("step-2", W[x], ns[j])
+		if (d < lo) lo = d
+	}
+	ok(lo >= 0.9, sprintf("step 2 saves one atomic per acquisition against step 1 (the byte-store unlock): at least %.2f, at every N", lo))
+	# 6. Step 3: at N=2 the pending waiter never touches a node.
+	ok(node("step-2", "hammer", 2) >= 0.2 && node("step-3", "hammer", 2) == 0,
+	   sprintf("step 3, hammer, N=2: node accesses per acquisition %.2f -> %.2f; transfers %.2f -> %.2f (the node line stays in its own cache: no miss to save in this model)", node("step-2", "hammer", 2), node("step-3", "hammer", 2), xfer("step-2", "hammer", 2), xfer("step-3", "hammer", 2)))
+	# 7. Step 4 adds an API and changes nothing.
+	same = 1
+	for (x = 1; x <= 2; x++) for (j = 1; j <= nn; j++)
+		for (c = 7; c <= 22; c++)
+			if (V["step-3", W[x], ns[j], c] != V["step-4", W[x], ns[j], c]) same = 0
+	ok(same, "step 4 costs exactly what step 3 costs, in every count (nothing uses its test-and-set yet)")
+	# 8. Steps 5 and 6 save no failed cmpxchg here.
+	d = 0
+	for (x = 1; x <= 2; x++) for (j = 1; j <= nn; j++) {
+		t = fail("step-5", W[x], ns[j]) - fail("step-3", W[x], ns[j]); if (t < 0) t = -t; if (t > d) d = t
+		t = fail("step-6", W[x], ns[j]) - fail("step-3", W[x], ns[j]); if (t < 0) t = -t; if (t > d) d = t
+	}
+	ok(d <= 0.1, sprintf("steps 5 and 6 change failed cmpxchg per acquisition by at most %.2f against step 3 (%.2f at N=64, hammer): the pending cmpxchg was rarely the one that failed", d, fail("step-3", "hammer", 64)))
+	# 9. Step 7: the halfword xchg and the byte stores.
+	ok(atom("step-6", "hammer", 64) - atom("step-7", "hammer", 64) >= 0.5 &&
+	   cyc("step-7", "heavy", 64) < 0.95 * cyc("step-6", "heavy", 64),
+	   sprintf("step 7 against step 6 at N=64: atomics %.2f -> %.2f (hammer), cycles %.0f -> %.0f (heavy); its one-bit layout costs what step 6 costs (%.0f)", atom("step-6", "hammer", 64), atom("step-7", "hammer", 64), cyc("step-6", "heavy", 64), cyc("step-7", "heavy", 64), cyc("step-7-nr16k", "heavy", 64)))
+	# 10. 6.1 against step 7.
+	ok(atom("today", "hammer", 64) <= 2.05 && cyc("today", "heavy", 2) < 0.8 * cyc("step-7", "heavy", 2),
+	   sprintf("6.1 against step 7: atomics at N=64 %.2f -> %.2f (hammer); at N=2 (heavy) %.0f -> %.0f cycles", atom("step-7", "hammer", 64), atom("today", "hammer", 64), cyc("step-7", "heavy", 2), cyc("today", "heavy", 2)))
+	# 11. The model against the lab: N=2, nothing inside or between.
+	for (i = 1; i <= nm["ticket"]; i++) a1[i] = m["ticket", i]
+	for (i = 1; i <= nm["step-7"]; i++) a2[i] = m["step-7", i]
+	if (nm["ticket"] && nm["step-7"]) {
+		lr = median(a2, nm["step-7"]) / median(a1, nm["ticket"])
+		mr = cyc("ticket", "heavy", 2) / cyc("step-7", "heavy", 2)
+		ok(lr < 1 && mr < 1 && mr / lr > 0.67 && mr / lr < 1.5,
+		   sprintf("N=2, nothing inside or between: step 7 runs at %.2fx the ticket lock in the model and at %.2fx on this machine (make lab-bench, median Mops/s)", mr, lr))
+	} else
+		ok(0, "the recorded lab benchmark has no two-thread heavy run of ticket and step-7")
+	exit bad ? 1 : 0
+}' "$lab" "$csv"

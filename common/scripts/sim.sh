@@ -1,0 +1,197 @@
+#!/bin/bash
+# sim.sh: what each lock costs under contention, by simulation
+# (make sim-bench; common/verify/README.md, "The cost model").
+#
+# Every lock runs on the lock checker's simulated CPUs under its cost
+# model (verify -T): steps 1..8 (step 7 in both layouts), 6.1's own lock
+# (today), 6.1's generic ticket lock (step 0's x86 lock), a test-and-test-
+# and-set byte (step 0's sparc64 lock) and a pointer-tail MCS lock, for
+# two workloads on 1 to 64 CPUs:
+#   heavy   the critical section holds the lock HOLD cycles, no work between
+#   hammer  HOLD inside, WORK cycles of other work between (lockhammer's shape)
+# Deterministic: the same command writes the same files, byte for byte.
+#
+# Writes build/sim/:
+#   results.csv   one row per lock, workload and N: the checker's counts
+#   table.md      per acquisition: cycles, transfers, atomics, failed
+#                 cmpxchg, fairness; the book includes it
+#   claims.txt    the claims of the book's chapter, checked (sim-claims.sh)
+#   *.svg         transfers and cycles per acquisition against N (gnuplot)
+# then compares results.csv with the recorded copy in book/sim/ (make
+# sim-record writes it): the book's numbers are the ones this run gives.
+#
+# SIM_CYCLES (simulated cycles a run, default 4000000), SIM_TRANSFER (C,
+# cycles a line takes between caches, 100), SIM_HOLD (100), SIM_WORK
+# (2000) change the model, SIM_LOCKS ("ticket step-7 ...") and SIM_N
+# ("1 2 64", 1..64) what runs; the comparison with the record and the
+# claims are then skipped.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 0 ] || die "sim.sh: no arguments ('$1'); choose with SIM_LOCKS, SIM_N, SIM_CYCLES, SIM_TRANSFER, SIM_HOLD, SIM_WORK"
+
+number() { # NAME VALUE LO HI
+	case $2 in
+	'' | *[!0-9]*) die "$1 must be a whole number of cycles, not '$2'" ;;
+	esac
+	if [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then die "$1 must be $3..$4, not $2"; fi
+}
+custom=0
+for v in SIM_CYCLES SIM_TRANSFER SIM_HOLD SIM_WORK SIM_LOCKS SIM_N; do
+	[ -z "${!v:-}" ] || custom=1
+done
+cycles=${SIM_CYCLES:-4000000}
+transfer=${SIM_TRANSFER:-100}
+hold=${SIM_HOLD:-100}
+work=${SIM_WORK:-2000}
+number SIM_CYCLES "$cycles" 1000 100000000
+number SIM_TRANSFER "$transfer" 1 100000
+number SIM_HOLD "$hold" 0 1000000
+number SIM_WORK "$work" 0 1000000
+
+out=$BUILD/sim record=$TOP/book/sim/results.csv
+cpus_list="1 2 3 4 6 8 12 16 32 64"
+OUT=$BUILD/verify
+. "$TOP/common/scripts/verify-lib.sh"
+
+# The locks, in the tables' order: name, then how to build it.
+locks=(ticket ttas mcs)
+for d in $(step_dirs); do
+	[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
+	locks+=("step-$((10#$(basename "$d" | cut -c1-2)))")
+done
+locks+=(step-7-nr16k today)
+if [ -n "${SIM_LOCKS:-}" ]; then
+	want=()
+	for l in $SIM_LOCKS; do
+		case " ${locks[*]} " in
+		*" $l "*) want+=("$l") ;;
+		*) die "SIM_LOCKS: no lock '$l'; valid: ${locks[*]}" ;;
+		esac
+	done
+	locks=("${want[@]}")
+fi
+if [ -n "${SIM_N:-}" ]; then
+	for n in $SIM_N; do
+		case $n in
+		'' | *[!0-9]*) die "SIM_N: '$n' is not a number of CPUs; valid: 1..64" ;;
+		esac
+		if [ "$n" -lt 1 ] || [ "$n" -gt 64 ]; then die "SIM_N: $n CPUs is out of range; valid: 1..64"; fi
+	done
+	cpus_list=$SIM_N
+fi
+
+say "sim: building the checker and ${#locks[@]} locks"
+build_checker
+mkdir -p "$out/logs"
+rm -f "$out/claims.txt"	# written again only by a run of the recorded model
+declare -A bin
+for l in "${locks[@]}"; do
+	case $l in
+	ticket | ttas | mcs) r=$(build_other "$l") ;;
+	today) r=$(build "$PRISTINE" nr64 sim-today) ;;
+	step-7-nr16k) r=$(build "$(step_dir 7)/tree" nr16k sim-step-7-nr16k) ;;
+	step-*) r=$(build "$(step_dir "${l#step-}")/tree" nr64 "sim-$l") ;;
+	esac || die "sim: $l $r"
+	bin[$l]=$r
+done
+
+# One job a line: lock workload cpus hold work.
+jobs=$out/jobs.txt
+: >"$jobs"
+for w in heavy hammer; do
+	wk=$work
+	[ "$w" = heavy ] && wk=0
+	for l in "${locks[@]}"; do
+		for n in $cpus_list; do
+			echo "$l $w $n $hold $wk" >>"$jobs"
+		done
+	done
+done
+total=$(grep -c . "$jobs")
+say "sim: $total runs (${#locks[@]} locks x 2 workloads x N = $cpus_list), $cycles cycles each, C = $transfer, hold $hold, work $work; 2 at a time"
+
+run_one() { # lock workload cpus hold work -> one CSV line, or a FAIL line
+	local l=$1 w=$2 n=$3 h=$4 k=$5 line
+	line=$("${bin[$l]}" -T "$cycles" -c "$n" -C "$transfer" -H "$h" -W "$k" -N "$l" 2>&1) ||
+		{ echo "FAIL $l $w N=$n: $line"; return 0; }
+	printf '%s\n' "$line" | awk -v l="$l" -v w="$w" '
+		/^cost / {
+			for (i = 3; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
+			print l "," w "," v["cpus"] "," v["hold"] "," v["work"] "," v["transfer"] "," \
+			      v["cycles"] "," v["acq"] "," v["min"] "," v["max"] "," v["accesses"] "," \
+			      v["hits"] "," v["transfers"] "," v["memory"] "," v["upgrades"] "," \
+			      v["invalidations"] "," v["atomics"] "," v["cas_failed"] "," \
+			      v["lock_misses"] "," v["data_misses"] "," v["node_accesses"] "," v["node_misses"]
+			found = 1
+		}
+		END { if (!found) print "FAIL " l " " w ": no result line" }'
+}
+
+t0=$(date +%s)
+rows=$out/rows.txt
+: >"$rows"
+done_n=0
+# Two runs at a time, each pair appended in the order of jobs.txt.
+mapfile -t lines <"$jobs"
+i=0
+while [ "$i" -lt "$total" ]; do
+	# shellcheck disable=SC2086 # the job's words are its arguments
+	run_one ${lines[$i]} >"$out/logs/job-$i.out" &
+	p1=$!
+	p2=""
+	if [ $((i + 1)) -lt "$total" ]; then
+		# shellcheck disable=SC2086
+		run_one ${lines[$((i + 1))]} >"$out/logs/job-$((i + 1)).out" &
+		p2=$!
+	fi
+	wait "$p1"
+	[ -z "$p2" ] || wait "$p2"
+	cat "$out/logs/job-$i.out" >>"$rows"
+	[ $((i + 1)) -ge "$total" ] || cat "$out/logs/job-$((i + 1)).out" >>"$rows"
+	i=$((i + 2))
+	done_n=$i
+	[ "$done_n" -le "$total" ] || done_n=$total
+	el=$(($(date +%s) - t0))
+	if [ $((done_n % 20)) -eq 0 ] || [ "$done_n" -eq "$total" ]; then
+		printf '\r    %d/%d runs, %d s, about %d s to go ' "$done_n" "$total" "$el" \
+			$((el * (total - done_n) / (done_n > 0 ? done_n : 1))) >&2
+	fi
+done
+echo >&2
+if grep -q '^FAIL' "$rows"; then
+	grep '^FAIL' "$rows" >&2
+	die "sim: $(grep -c '^FAIL' "$rows") run(s) failed: a lock broke under the cost model (logs: ${out#"$TOP"/}/logs)"
+fi
+
+csv=$out/results.csv
+{
+	echo "lock,workload,cpus,hold,work,transfer,cycles,acq,min,max,accesses,hits,transfers,memory,upgrades,invalidations,atomics,cas_failed,lock_misses,data_misses,node_accesses,node_misses"
+	cat "$rows"
+} >"$csv"
+"$TOP/common/scripts/sim-report.sh" "$csv" "$out"
+
+verdict=0
+if [ "$custom" -eq 0 ]; then
+	"$TOP/common/scripts/sim-claims.sh" "$csv" >"$out/claims.txt" || verdict=1
+	cat "$out/claims.txt"
+fi
+if [ "$custom" -eq 1 ]; then
+	say "sim: a changed model (SIM_*): not compared with ${record#"$TOP"/}"
+elif [ ! -f "$record" ]; then
+	say "sim: no recorded copy ${record#"$TOP"/} yet: make sim-record writes it"
+	verdict=1
+elif cmp -s "$csv" "$record"; then
+	echo "ok     the results are byte for byte the recorded ones (${record#"$TOP"/})"
+else
+	echo "not ok the results differ from ${record#"$TOP"/}: the model or a lock changed; first difference:"
+	diff "$record" "$csv" | head -5
+	verdict=1
+fi
+el=$(($(date +%s) - t0))
+if [ "$verdict" -eq 0 ]; then
+	echo "sim: OK: $total runs in $el s; table ${out#"$TOP"/}/table.md"
+else
+	echo "sim: FAIL: see above ($total runs in $el s; ${out#"$TOP"/})"
+	exit 1
+fi
