@@ -44,9 +44,10 @@ done
 # defines kernel APIs (barriers, IS_ENABLED) and trips the checks meant for
 # their users.  One check answered here: USE_LOCKDEP asks qsl_torture to use
 # lockdep_assert_held() where it tests spin_is_locked() itself.
-run "checkpatch: the project's C (qsl_torture, guest init, lab)" \
+run "checkpatch: the project's C (qsl_torture, guest init, lab, test modules)" \
 	perl "$PRISTINE/scripts/checkpatch.pl" --no-tree -q --ignore USE_LOCKDEP -f \
-	common/qsl-torture/*.c common/guest/*.c common/lab/*.c common/lab/*.h
+	common/qsl-torture/*.c common/guest/*.c common/lab/*.c common/lab/*.h \
+	common/tests/test-and-set-bit/*.c
 mkdir -p "$BUILD/tools"
 # The lock checker: volatile and the externs are the sanitizer's ABI and
 # the linker's section bounds; it is a userspace program without the
@@ -54,11 +55,12 @@ mkdir -p "$BUILD/tools"
 # multi-statement macros.
 # litmus.c: its barriers are what the tests are about, and its
 # spin_is_locked() is the observer of the LKMM tests, not an assertion.
+# locks/: each defines arch_spinlock_t, a typedef by the kernel's API.
 run "checkpatch: the lock checker's C (common/verify)" \
 	perl "$PRISTINE/scripts/checkpatch.pl" --no-tree -q \
-	--ignore VOLATILE,AVOID_EXTERNS,PREFER_DEFINED_ATTRIBUTE_MACRO,COMPLEX_MACRO,SINGLE_STATEMENT_DO_WHILE_MACRO,MEMORY_BARRIER,USE_LOCKDEP -f \
+	--ignore VOLATILE,AVOID_EXTERNS,PREFER_DEFINED_ATTRIBUTE_MACRO,COMPLEX_MACRO,SINGLE_STATEMENT_DO_WHILE_MACRO,MEMORY_BARRIER,USE_LOCKDEP,NEW_TYPEDEFS -f \
 	common/verify/*.c common/verify/*.h common/verify/today/*.h \
-	common/verify/today/*/*.h common/verify/today/*/*/*.h
+	common/verify/today/*/*.h common/verify/today/*/*/*.h common/verify/locks/*.h
 
 run "guest init: common/guest/init.c builds with -Wall -Wextra -Werror" \
 	gcc -static -O2 -Wall -Wextra -Werror -o "$BUILD/tools/init-check" common/guest/init.c

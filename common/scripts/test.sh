@@ -82,6 +82,9 @@ for d in $(step_dirs) today; do
 	fi
 done
 
+say "step 4's x86 atomic_test_and_set_bit() with a bit number in a register, and its first version (built only)"
+lastline "test-and-set-bit" "$TOP/common/tests/test-and-set-bit.sh" 4
+
 say "the benchmark's smoke run: make bench's whole pipeline, one short boot per configuration"
 lastline "bench --smoke" "$TOP/common/scripts/bench.sh" --smoke
 
