@@ -35,3 +35,6 @@ expect "unknown memory model 'lkmm'; valid models: sc tso weak" MODELS=lkmm make
 expect "unknown configuration 'c9a9'; valid ones: c3a1" CONFIGS=c9a9 make -s verify-6
 expect "unknown mutant 'nope'; valid: decode-tail-mask-rfc head-claim-no-rewait" MUTANTS=nope make -s verify-mutants
 expect "step 0 has no queued spinlock; the checker runs steps with one: 1 2" make -s verify-0
+expect "SIM_LOCKS: no lock 'nope'; valid: ticket ttas mcs step-1" SIM_LOCKS=nope make -s sim-bench
+expect "SIM_N: 65 CPUs is out of range; valid: 1..64" SIM_N="2 65" make -s sim-bench
+expect "SIM_HOLD must be a whole number of cycles, not 'ten'" SIM_HOLD=ten make -s sim-bench
