@@ -79,8 +79,9 @@ static void power_off(void)
 	say("powering off");
 #ifdef __x86_64__
 	/*
-	 * Without ACPI an x86 guest cannot power itself off; QEMU runs with
-	 * -no-reboot, so a reboot ends it instead.
+	 * QEMU runs x86 guests with -no-reboot, so a reboot ends the guest;
+	 * it does not depend on the firmware's power-off (ACPI S5), which
+	 * a configuration without ACPI would not have.
 	 */
 	reboot(RB_AUTOBOOT);
 #else
@@ -195,7 +196,10 @@ static void run_qsltorture(const char *spec, int duration)
 		say("run qsl_torture end: not started");
 		return;
 	}
-	/* The module runs its test from init and reports at unload. */
+	/*
+	 * The module runs its whole test, and prints its result, from its
+	 * init function; unloading it only frees it.
+	 */
 	unload_module("qsl_torture");
 	say("run qsl_torture end");
 }

@@ -12,9 +12,9 @@
 #    (see common/qsl-torture/), the lock word it saw has the shape of
 #    EXPECTED_LOCK, and every counter named in PATHS (comma-separated,
 #    "-" for none) is above zero: the run reached those paths of the lock;
-#  - the guest finished its plan;
 #  - no line of the kernel log looks like a bug, warning, oops, stall,
-#    lockup or lockdep report.
+#    lockup or lockdep report;
+#  - the guest finished its plan.
 # The checks run in this order, so a failure the torture test itself
 # reported is named as such, not by the warning it printed on the way.
 set -eu
