@@ -3,10 +3,12 @@
  * Userspace lock lab: per-CPU variables the way the kernel does them.
  *
  * DEFINE_PER_CPU*() puts the variable in the section "lab_percpu", which
- * is only a template.  lab_percpu_init() gives every CPU id in use its own
- * copy of the whole section and records the distance from the template to
- * it; per_cpu_ptr(ptr, cpu) adds that CPU's distance to a pointer into the
- * template, this_cpu_ptr() the calling thread's.  A CPU id no thread was
+ * is only a template.  The program that uses the shim (lab.c, bench.c,
+ * the checker) gives every CPU id in use its own copy of the whole section
+ * and returns the distance from the template to it from
+ * lab_per_cpu_offset(); per_cpu_ptr(ptr, cpu) adds that CPU's distance to
+ * a pointer into the template, this_cpu_ptr() the calling thread's
+ * (lab_this_cpu_off).  A CPU id no thread was
  * given is a lab failure (a tail that decodes to a CPU that does not
  * exist), reported and fatal.
  */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Userspace lock lab: a CPU is a thread.  Each thread is given a CPU id
- * when it starts (lab_set_cpu()); smp_processor_id() returns it.  The ids
- * need not be dense: the lab picks the highest the tail can encode.
+ * when it starts (the program sets lab_cpu); smp_processor_id() returns
+ * it.  The ids need not be dense: the lab picks the highest the tail can
+ * encode.
  */
 #ifndef _LAB_LINUX_SMP_H
 #define _LAB_LINUX_SMP_H
