@@ -2,7 +2,8 @@
 #
 # Every target is a thin call into common/scripts/ (or qemu/), where each
 # job lives once.  Variables: ARCH (x86_64, sparc64), DURATION (seconds per
-# torture run), CPUS (x86_64 vCPUs), KVM=1 (opt-in, often hangs nested).
+# torture run), CPUS (x86_64 vCPUs), KVM=1 (opt-in; stops at once where
+# the host cannot run a KVM guest).
 
 SHELL := /bin/bash
 SCRIPTS := common/scripts

@@ -28,9 +28,8 @@ check_number CPUS "$CPUS" 1 8
 check_number DURATION "$DURATION" 1 3600
 ACCEL=tcg,thread=multi
 if [ "${KVM:-0}" = 1 ]; then
-	[ -w /dev/kvm ] || die "KVM=1 but /dev/kvm is not usable"
+	check_kvm
 	ACCEL=kvm
-	warn "KVM=1: on nested-virtualised hosts the guest may hang after 'Booting from ROM'"
 fi
 APPEND="panic=-1 qsl.mode=$mode qsl.plan=$PLAN qsl.duration=$DURATION qsl.qsltorture=$QSLTORTURE"
 # shellcheck source=qemu/x86_64.sh

@@ -195,6 +195,20 @@ patch_subject() {
 	     on { print s; exit }' "$1"
 }
 
+# check_kvm: with KVM=1, stop unless this host can run a KVM guest.  A
+# /dev/kvm from a PVM module (kvm_pvm) runs only guests built for PVM,
+# and without vmx or svm in /proc/cpuinfo there is no hardware
+# virtualisation: either way a normal guest hangs after "Booting from ROM".
+check_kvm() {
+	[ "${KVM:-0}" = 1 ] || return 0
+	[ -w /dev/kvm ] || die "KVM=1 but /dev/kvm is missing or not writable here; run without KVM=1 (TCG)"
+	if grep -qs '^kvm_pvm ' /proc/modules; then
+		die "KVM=1 but /dev/kvm comes from the PVM module kvm_pvm, which runs only guests built for PVM: a normal guest hangs after 'Booting from ROM'; run without KVM=1 (TCG)"
+	fi
+	grep -qsE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo ||
+		die "KVM=1 but this CPU has no vmx or svm flag (no hardware virtualisation in /proc/cpuinfo); run without KVM=1 (TCG)"
+}
+
 # kmake_args ARCH: sets the array KMAKE to the kernel make variables for
 # ARCH (cross compiler, ccache when present), shared by every kernel and
 # module build.

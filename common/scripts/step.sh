@@ -17,6 +17,7 @@ n=$(stage "$1")
 shift
 check_number DURATION "${DURATION:-15}" 1 3600
 check_number CPUS "${CPUS:-4}" 1 8
+check_kvm
 arches=("$@")
 if [ ${#arches[@]} -eq 0 ]; then
 	mapfile -t arches < <(awk -v s="$n" '$1 == s && $4 == "yes" { print $2 }' "$TOP/common/expect.tsv")

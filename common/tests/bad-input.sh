@@ -38,3 +38,7 @@ expect "step 0 has no queued spinlock; the checker runs steps with one: 1 2" mak
 expect "SIM_LOCKS: no lock 'nope'; valid: ticket ttas mcs step-1" SIM_LOCKS=nope make -s sim-bench
 expect "SIM_N: 65 CPUs is out of range; valid: 1..64" SIM_N="2 65" make -s sim-bench
 expect "SIM_HOLD must be a whole number of cycles, not 'ten'" SIM_HOLD=ten make -s sim-bench
+# Only where this host cannot run a KVM guest (elsewhere KVM=1 would boot).
+if ! grep -qsE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo; then
+	expect "KVM=1 but this CPU has no vmx or svm flag" KVM=1 make -s step-0
+fi
