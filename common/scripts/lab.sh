@@ -145,7 +145,11 @@ control() { # name arch want-regex extra-cflags...
 control cmpxchg x86_64 "took it while|owner became|locked byte is clear|lost=" \
 	-DLAB_BROKEN_CMPXCHG_ACQUIRE
 if grep -q CONFIG_CPU_BIG_ENDIAN "$last/tree/include/asm-generic/qspinlock_types.h"; then
-	control le-layout sparc64 "." -UCONFIG_CPU_BIG_ENDIAN
+	# The little-endian union on a big-endian CPU: the byte and halfword
+	# stores land in the wrong parts of the word, and the lock breaks or
+	# names a tail of a CPU that does not exist.
+	control le-layout sparc64 "took it while|owner became|locked byte is clear|lost=|which no thread is|threads still running" \
+		-UCONFIG_CPU_BIG_ENDIAN
 fi
 
 echo
