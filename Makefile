@@ -8,6 +8,12 @@
 SHELL := /bin/bash
 SCRIPTS := common/scripts
 ARCH ?=
+# ARCH is taken from the command line only: an ARCH exported in the
+# environment (a kernel developer's x86 or arm64) is the kernel's variable,
+# not a choice of this project's boot.
+ifneq ($(filter environment%,$(origin ARCH)),)
+ARCH :=
+endif
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
 
 .PHONY: help deps check test verify verify-mutants sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants book lab lab-bench clean distclean

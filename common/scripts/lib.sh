@@ -215,7 +215,8 @@ check_kvm() {
 kmake_args() {
 	local cc
 	case $1 in
-	x86_64) KMAKE=(ARCH=x86_64) cc=gcc ;;
+	# An exported CROSS_COMPILE must not reach the native build.
+	x86_64) KMAKE=(ARCH=x86_64 CROSS_COMPILE=) cc=gcc ;;
 	sparc64) KMAKE=(ARCH=sparc64 CROSS_COMPILE=sparc64-linux-gnu-) cc=sparc64-linux-gnu-gcc ;;
 	esac
 	if command -v ccache >/dev/null; then

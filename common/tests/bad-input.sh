@@ -42,3 +42,6 @@ expect "SIM_HOLD must be a whole number of cycles, not 'ten'" SIM_HOLD=ten make 
 if ! grep -qsE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo; then
 	expect "KVM=1 but this CPU has no vmx or svm flag" KVM=1 make -s step-0
 fi
+# An exported ARCH is the kernel's, not the project's: only the command line counts.
+expect "there is no step 42; valid steps: 0" env ARCH=arm64 make -s step-42
+expect "ARCH=arm64 is not supported" env ARCH=x86 make -s step-0 ARCH=arm64
