@@ -29,13 +29,15 @@ cmd=$(printf '%s' "$cmd" | sed -e 's/-Wp,-MMD,[^ ]* //' -e 's/ -c -o [^ ]* / -c 
 	-e "s| -nostdinc | -nostdinc -I$tmp |")
 case $cmd in *" -c -o OUT "*) ;; *) die "unexpected kbuild command in $cmdfile" ;; esac
 cd "$obj"
-# shellcheck disable=SC2086 # the command line is split into words on purpose
-${cmd/ -c -o OUT / -dM -E -o $tmp/macros.h } ||
+# Run through the shell, as kbuild does: its quoting is part of the
+# command (-DKBUILD_BASENAME='"qspinlock"' must define a string).
+sh -c "${cmd/ -c -o OUT / -dM -E -o $tmp/macros.h }" ||
 	die "preprocessing the 16K-CPU variant failed"
 grep -q '^#define _Q_PENDING_BITS 1$' "$tmp/macros.h" ||
 	die "forcing NR_CPUS=16384 did not select the one-bit pending variant"
-# shellcheck disable=SC2086
-${cmd/ -c -o OUT / -Werror -c -o $tmp/qspinlock.o } >"$tmp/log" 2>&1 || {
+grep -q '^#define KBUILD_BASENAME "qspinlock"$' "$tmp/macros.h" ||
+	die "kbuild's command line was not run as kbuild runs it (KBUILD_BASENAME is not the string \"qspinlock\")"
+sh -c "${cmd/ -c -o OUT / -Werror -c -o $tmp/qspinlock.o }" >"$tmp/log" 2>&1 || {
 	cat "$tmp/log" >&2
 	die "the one-bit pending variant of step $n does not compile"
 }
