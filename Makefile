@@ -89,7 +89,7 @@ export-series:
 	@$(SCRIPTS)/export-series.sh
 
 deps:
-	@$(SCRIPTS)/deps.sh kernel x86_64 sparc64 check book lab bench verify && echo "deps: OK"
+	@$(SCRIPTS)/deps.sh kernel x86_64 sparc64 check book lab bench verify lint && echo "deps: OK"
 
 check:
 	@$(SCRIPTS)/check.sh

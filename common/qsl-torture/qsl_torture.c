@@ -197,24 +197,37 @@ static void busted_unlock(struct tlock *t)
 	WRITE_ONCE(t->busted_word, 0);
 }
 
+/*
+ * For sparse, every branch takes (or drops) the lock once: the busted
+ * lock and the NMI path's arch_spin_*() carry no lock context of their
+ * own, so __acquire() and __release() say what they do.
+ */
 static void take(struct tlock *t, int ctx)
+	__acquires(&t->lock)
 {
-	if (busted)
+	if (busted) {
 		busted_lock(t);
-	else if (ctx == CTX_NMI)
+		__acquire(&t->lock);
+	} else if (ctx == CTX_NMI) {
 		arch_spin_lock(&t->lock.rlock.raw_lock);
-	else
+		__acquire(&t->lock);
+	} else {
 		spin_lock(&t->lock);
+	}
 }
 
 static void drop(struct tlock *t, int ctx)
+	__releases(&t->lock)
 {
-	if (busted)
+	if (busted) {
 		busted_unlock(t);
-	else if (ctx == CTX_NMI)
+		__release(&t->lock);
+	} else if (ctx == CTX_NMI) {
 		arch_spin_unlock(&t->lock.rlock.raw_lock);
-	else
+		__release(&t->lock);
+	} else {
 		spin_unlock(&t->lock);
+	}
 }
 
 /* The critical section: prove exclusion, count, sample the word. */

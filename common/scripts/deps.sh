@@ -15,6 +15,7 @@ pkgs_for() {
 	bench) echo "gnuplot-nox" ;;
 	lab) echo "gcc gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-user-static" ;;
 	verify) echo "gcc binutils" ;;
+	lint) echo "sparse" ;;
 	*) die "deps.sh: unknown group '$1'" ;;
 	esac
 }

@@ -84,6 +84,8 @@ done
 
 say "step 4's x86 atomic_test_and_set_bit() with a bit number in a register, and its first version (built only)"
 lastline "test-and-set-bit" "$TOP/common/tests/test-and-set-bit.sh" 4
+say "qsl_torture with W=1 and sparse against the newest step, and sparse's negative control (built only)"
+lastline "module-lint" "$TOP/common/tests/module-lint.sh"
 
 say "the benchmark's smoke run: make bench's whole pipeline, one short boot per configuration"
 lastline "bench --smoke" "$TOP/common/scripts/bench.sh" --smoke
