@@ -4,6 +4,7 @@
 # that every requested option took effect, and show progress while building.
 set -eu
 . "$(dirname "$0")/lib.sh"
+work_starts "a kernel build"
 
 n=$(stage "$1")
 arch=$2

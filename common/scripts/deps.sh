@@ -33,6 +33,7 @@ for p in $want; do
 done
 [ -z "$missing" ] && exit 0
 
+work_starts "installing$missing"
 if [ "$(id -u)" -ne 0 ]; then
 	die "missing Debian packages:$missing
        install them with: sudo apt-get update && sudo apt-get install -y$missing"

@@ -73,6 +73,7 @@ lab_flags() {
 lab_compile() {
 	local out=$1 src=$2 obj=$3
 	shift 3
+	work_starts "a lab compile"
 	echo "+ $CC $* -c ${src#"$TOP"/}" >>"$out/build.log"
 	"$CC" "$@" -c "$src" -o "$obj" >>"$out/build.log" 2>&1
 }

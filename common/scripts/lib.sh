@@ -195,6 +195,16 @@ patch_subject() {
 	     on { print s; exit }' "$1"
 }
 
+# work_starts WHAT: the point where a command stops checking its input and
+# starts real work (extracting or building a tree, compiling, installing).
+# With QSL_INPUT_CHECK_ONLY=1 it stops there instead, so that
+# common/tests/bad-input.sh can drive the real commands and still never
+# start a build when a check has regressed.
+work_starts() {
+	[ "${QSL_INPUT_CHECK_ONLY:-0}" != 1 ] ||
+		die "the input checks let this through and $1 would start now (QSL_INPUT_CHECK_ONLY=1)"
+}
+
 # check_kvm: with KVM=1, stop unless this host can run a KVM guest.  A
 # /dev/kvm from a PVM module (kvm_pvm) runs only guests built for PVM,
 # and without vmx or svm in /proc/cpuinfo there is no hardware

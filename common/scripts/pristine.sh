@@ -5,6 +5,7 @@
 # every use: a tree that changed is an error, never silently used.
 set -eu
 . "$(dirname "$0")/lib.sh"
+work_starts "extracting the pristine tree"
 
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 STAMP=$PRISTINE.manifest

@@ -6,6 +6,7 @@
 # of the series touched are put back as they were.
 set -eu
 . "$(dirname "$0")/lib.sh"
+work_starts "writing a step tree"
 
 n=$(stage "$1")
 nn=$(src_id "$n")

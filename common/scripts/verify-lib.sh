@@ -95,6 +95,7 @@ build_other() {
 
 # build_checker: $OUT/checker.o, the checker itself, once for every step.
 build_checker() {
+	work_starts "the checker's build"
 	mkdir -p "$OUT"
 	{ run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/checker.c" -o "$OUT/checker.o" &&
 		run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/cost.c" -o "$OUT/cost.o"; } >"$OUT/checker.log" 2>&1 ||

@@ -1,7 +1,11 @@
 #!/bin/bash
-# Bad input stops at once with a clear message, before any build.
+# Bad input stops at once with a clear message, before any build.  The
+# real commands run, with QSL_INPUT_CHECK_ONLY=1: should a check regress,
+# the command stops where its work would start (lib.sh's work_starts)
+# and fails this test with that message, instead of starting a build.
 set -eu
 cd "$(dirname "$0")/../.."
+export QSL_INPUT_CHECK_ONLY=1
 expect() { # message-substring make-args...
 	local want=$1 out
 	shift
