@@ -57,7 +57,7 @@ qpid=$!
 # Show the reader what matters as it comes: our lines, torture statistics,
 # and anything that looks bad.
 tail -n +1 -f --pid="$qpid" "$log" 2>/dev/null |
-	grep --line-buffered -E 'QSL: |Writes:|Reads :|End of test|qsl_torture|BUG|WARNING|Oops|Call Trace|stall|lockup|blocked for more' |
+	grep --line-buffered -E "QSL: |Writes:|Reads :|End of test|qsl_torture|$BADNESS_RE" |
 	sed -u 's/^/    | /' >&2 &
 tpid=$!
 set +e

@@ -156,7 +156,8 @@ src_id() {
 
 # A console line that looks like a kernel bug, warning, oops, stall, lockup
 # or lockdep report (modeled on rcutorture's console-badness.sh): one list,
-# for the verdict and for make mutants.
+# for the verdict, for make mutants, and for what qemu/run.sh shows the
+# reader while a guest runs.
 # shellcheck disable=SC2034 # used by the scripts that source this file
 BADNESS_RE='\<BUG\>|WARNING:|Oops|Call Trace|Kernel panic|general protection fault|Unable to handle|detected stall|self-detected stall|Stall ended|soft lockup|hard LOCKUP|blocked for more than|hung_task|lockdep|possible recursive locking|inconsistent lock state|circular locking|DEADLOCK|Attempted to kill init'
 

@@ -73,6 +73,11 @@ for type in $(printf '%s' "$plan" | tr ',' ' ' | sed 's/^none$//'); do
 		fi
 		[ "$fails" = 0 ] || fail "$type: ${kind%:} Fail: $fails"
 		mm=$(printf '%s' "$line" | sed -n 's|.*Max/Min: *\([0-9]*/[0-9]*\).*|\1|p')
+		# locktorture prints "???" when its busiest writer did more than
+		# twice the work of its idlest one.  That is fairness, not
+		# correctness, and with 4 vCPUs on 2 host cores it follows the
+		# host's scheduling: not a failure, but the summary says so.
+		case $line in *'???'*) mm="$mm, locktorture's ??? imbalance" ;; esac
 		case $kind in
 		Writes:) summary="$summary, $type $total writes (max/min $mm)" ;;
 		*) summary="$summary $total reads" ;;
