@@ -31,13 +31,25 @@ record() { # ok? line
 }
 
 # lastline NAME COMMAND...: run it, the reader sees its output; record
-# its last line, passed or failed by its exit status.
+# its last line, passed or failed by its exit status.  A command that
+# stops with an error says why on stderr: the summary records that line
+# (the reader saw it go by), so a failure is never recorded without its
+# reason.
 lastline() {
-	local name=$1 rc=0
+	local name=$1 rc last err
 	shift
-	"$@" >"$BUILD/test-last.out" || rc=$?
+	"$@" 2>&1 >"$BUILD/test-last.out" | tee "$BUILD/test-last.err" >&2
+	rc=${PIPESTATUS[0]}
 	cat "$BUILD/test-last.out"
-	record "$rc" "$name: $(tail -1 "$BUILD/test-last.out")"
+	last=$(tail -1 "$BUILD/test-last.out")
+	if [ "$rc" -ne 0 ]; then
+		# An error: line first, then the verdict on stdout, then anything.
+		err=$(grep -a '^error: ' "$BUILD/test-last.err" | tail -1) || true
+		last=${err:-$last}
+		last=${last:-$(grep -a . "$BUILD/test-last.err" | tail -1)} || true
+		last=${last:-exit status $rc, and no message}
+	fi
+	record "$rc" "$name: $last"
 }
 mkdir -p "$BUILD"
 
