@@ -16,7 +16,7 @@ ARCH :=
 endif
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
 
-.PHONY: help deps check test verify verify-mutants sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants book lab lab-bench clean distclean
+.PHONY: help deps check test verify verify-mutants sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -33,7 +33,8 @@ help:
 	@echo "                     and the negative controls: what CI runs"
 	@echo "  make bench         steps 0, 2-8 and today at 1, 2, 4 vCPUs, REPS=3 interleaved: table, CSV, plot"
 	@echo "  make bench-record  copy the last full bench and lab-bench results into book/bench/"
-	@echo "  make mutants       boot step 7 with each bug of common/mutants/; print the kill table"
+	@echo "  make mutants       boot step 7 unmutated, then with each bug of common/mutants/; print the kill table"
+	@echo "  make recheck       judge every recorded boot in build/runs/ again (RUNS=\"dir ...\" for some)"
 	@echo "  make book          render book/ to HTML and EPUB in build/book/"
 	@echo "  make verify        the lock checker: steps 1..8 and today on simulated CPUs, every interleaving of small"
 	@echo "                     configurations (and PCT for large ones) under SC, TSO and a weak model, its litmus"
@@ -108,6 +109,9 @@ sim-record:
 
 mutants:
 	@$(SCRIPTS)/mutants.sh $(MUTANTS)
+
+recheck:
+	@$(SCRIPTS)/recheck.sh $(RUNS)
 
 book:
 	@$(SCRIPTS)/book.sh

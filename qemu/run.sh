@@ -1,9 +1,12 @@
 #!/bin/bash
 # run.sh N ARCH MODE [TAG]: boot step N's kernel for ARCH in QEMU.
-#   MODE test:  run the torture plan; the console goes to
-#               build/logs/boot-NN-ARCH[-TAG].log, the reader sees the
-#               torture statistics as they come; QEMU is killed after
-#               the plan's time plus GRACE seconds.
+#   MODE test:  run the torture plan in a fresh run directory,
+#               build/runs/ID (see run_id in lib.sh): its inputs
+#               (run.env), the QEMU command line (qemu.cmd), the console
+#               alone (console.log) and how QEMU ended (qemu.status).
+#               The reader sees the torture statistics as they come; QEMU
+#               is killed after the plan's time plus GRACE seconds.
+#               Prints the run directory.
 #   MODE shell: an interactive busybox shell on the guest (Ctrl-A X quits).
 # Environment: CPUS, DURATION, PLAN, QSLTORTURE, GRACE, KVM=1 (opt-in).
 set -eu
@@ -12,7 +15,6 @@ set -eu
 n=$(stage "$1")
 arch=$2
 mode=$3
-tag=${4:+-$4}
 nn=$(src_id "$n")
 KERNEL_OBJ=$BUILD/src/$nn/obj-$arch
 INITRD=$KERNEL_OBJ/qsl-initramfs.cpio
@@ -47,9 +49,17 @@ fi
 # (grep -c exits 1 when it counts 0, as for PLAN=none.)
 runs=$(($(printf '%s' "$PLAN" | tr ',' '\n' | grep -vc '^none$' || true) + 1))
 limit=$((runs * (DURATION + 10) + GRACE))
-log=$BUILD/logs/boot-$nn-$arch$tag.log
-mkdir -p "$BUILD/logs"
-say "booting step $n ($arch, $CPUS vCPUs, TCG) - plan $PLAN, ${DURATION} s each; hard limit ${limit} s"
+dir=$(run_dir "$n" "$arch" "${4:-}")
+run_fresh "$dir"
+log=$dir/console.log
+{
+	printf 'stage=%s\narch=%s\nmutant=%s\ntag=%s\n' "$n" "$arch" "${MUTANT:-}" "${4:-}"
+	printf 'cpus=%s\nduration=%s\nplan=%s\nqsltorture=%s\naccel=%s\n' "$CPUS" "$DURATION" "$PLAN" "$QSLTORTURE" "$ACCEL"
+	printf 'kernel=%s\nstarted=%s\n' "${QEMU_KERNEL#"$TOP"/}" "$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
+} >"$dir/run.env"
+printf '%q ' "$QEMU_BIN" "${QEMU_ARGS[@]}" -display none -monitor none -serial stdio >"$dir/qemu.cmd"
+echo >>"$dir/qemu.cmd"
+say "booting step $n ($arch, $CPUS vCPUs, ${ACCEL%%,*}) - plan $PLAN, ${DURATION} s each; hard limit ${limit} s (run: ${dir#"$TOP"/})"
 start=$(now)
 timeout -k 10 "$limit" "$QEMU_BIN" "${QEMU_ARGS[@]}" \
 	-display none -monitor none -serial stdio </dev/null >"$log" 2>&1 &
@@ -67,8 +77,7 @@ set -e
 wait "$tpid" 2>/dev/null || true
 elapsed=$(($(now) - start))
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-	echo "HOST: qemu timeout after ${elapsed} s (limit ${limit} s), killed" >>"$log"
-else
-	echo "HOST: qemu exit=$rc elapsed=${elapsed} s" >>"$log"
+	rc=timeout
 fi
-printf '%s\n' "$log"
+printf 'exit=%s elapsed=%s limit=%s\n' "$rc" "$elapsed" "$limit" >"$dir/qemu.status"
+printf '%s\n' "$dir"

@@ -81,23 +81,25 @@ for r in $(seq 1 "$reps"); do
 			lock=$(expected_lock "$s" x86_64)
 			paths=-
 			[ "$c" -lt 4 ] || paths=$(expected_paths "$s" x86_64)
-			# The console scrolls by in the log, not on the terminal.
-			log=$(CPUS=$c DURATION=$duration PLAN=spin_lock QSLTORTURE=on \
+			# The console scrolls by in the run directory, not on the terminal.
+			dir=$(CPUS=$c DURATION=$duration PLAN=spin_lock QSLTORTURE=on \
 				"$TOP/qemu/run.sh" "$s" x86_64 test "bench-c$c-r$r" 2>"$out/runner.err") || {
 				tail -5 "$out/runner.err" >&2
-				die "bench: the QEMU runner failed for stage $s at $c vCPUs"
+				die "bench: the QEMU runner failed for stage $s at $c vCPUs (run: ${dir:-none})"
 			}
-			v=$("$TOP/common/scripts/verdict.sh" "stage $s, $c vCPUs, rep $r" "$log" \
-				"$lock" spin_lock on "$paths") ||
+			"$TOP/common/scripts/verdict.sh" "$dir" "stage $s, $c vCPUs, rep $r" "$lock" "$paths" >/dev/null ||
 				die "bench: a run failed, so the benchmark stops (its numbers would mean nothing):
-       $v"
-			# Numbers only from the PASS line and the RESULT line it checked.
-			w=$(printf '%s' "$v" | sed -n 's/.*spin_lock \([0-9]*\) writes (max\/min \([0-9]*\)\/\([0-9]*\)).*/\1 \2 \3/p')
-			read -r writes wmax wmin <<<"$w"
-			[ -n "${wmin:-}" ] || die "bench: cannot read the writes from: $v"
-			q=$(tr -d '\r' <"$log" | grep -a -m1 'qsl_torture: RESULT PASS')
-			maxwait=$(field maxwait_us "$q")
-			qfair=$(field fair "$q")
+       $(run_file "$dir" verdict.txt)"
+			# Numbers only from the metrics of a run judged PASS.
+			writes=$(run_metric "$dir" spin_lock.writes)
+			wmax=$(run_metric "$dir" spin_lock.writes_max)
+			wmin=$(run_metric "$dir" spin_lock.writes_min)
+			maxwait=$(run_metric "$dir" qsl.maxwait_us)
+			qfair=$(run_metric "$dir" qsl.fair)
+			if [ -z "$wmin" ] || [ -z "$maxwait" ]; then
+				die "bench: the metrics of ${dir#"$TOP"/} lack spin_lock.writes_min or qsl.maxwait_us"
+			fi
+			log=$dir/console.log
 			wps=$((writes / duration))
 			fair=$(awk -v a="$wmax" -v b="$wmin" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
 			echo "$s,$c,$r,$duration,$writes,$wps,$wmax,$wmin,$fair,$maxwait,$qfair,${log#"$TOP"/}" >>"$csv"

@@ -28,7 +28,7 @@ run() { # name command...
 
 run "shellcheck: every script" shellcheck -x -P SCRIPTDIR \
 	common/scripts/*.sh common/tests/*.sh qemu/*.sh .ci/run
-run "verdict: recorded console logs judged as cases.tsv says" common/tests/verdict.sh
+run "verdict: recorded run directories judged as each case expects, and make recheck" common/tests/verdict.sh
 run "snapshots: steps/*/tree regenerated from the patches match" common/scripts/snapshot.sh --check
 # Two checkpatch warnings are answered once, here, instead of per patch:
 #  FILE_PATH_CHANGES asks whether MAINTAINERS needs updating when a file

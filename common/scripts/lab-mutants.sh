@@ -35,7 +35,7 @@ thr_x86=4 thr_sparc=4
 # shellcheck source=common/scripts/lab-lib.sh
 . "$TOP/common/scripts/lab-lib.sh"
 
-step=7
+step=$(mutant_base_step)
 sdir=$(step_dir "$step")
 rows=$(mutant_rows "${want[@]}")
 mapfile -t rows <<<"$rows"

@@ -154,6 +154,54 @@ src_id() {
 	fi
 }
 
+# One boot, one directory: build/runs/ID, where ID is run_id N ARCH [TAG]
+# (the stage's src_id, so a mutant is named in it, the architecture and
+# the tag).  A run directory holds
+#   run.env       the inputs: stage, arch, mutant, tag, cpus, duration,
+#                 plan, qsltorture, accel (qemu/run.sh)
+#   qemu.cmd      the QEMU command line, shell-quoted
+#   console.log   the guest's serial console, nothing else
+#   qemu.status   exit=N or exit=timeout, elapsed=S, limit=S (one line)
+#   expect.env    what the judge was asked to see: label, lock, paths
+#   verdict       PASS, FAIL (the lock or the kernel failed) or ERROR (the
+#                 harness could not build or boot it: never a kill)
+#   reason        one line: why it failed, or the PASS summary
+#   verdict.txt   the line the reader sees, "LABEL: PASS (...)" or
+#                 "LABEL: FAIL: reason (log: ...)"
+#   metrics       key=value lines read from the console (verdict.sh)
+# Consumers (test.sh, bench.sh, mutants.sh, recheck.sh) read these files,
+# never the sentence.  A new run of the same ID replaces the directory.
+run_id() { # N ARCH [TAG]
+	printf '%s-%s%s\n' "$(src_id "$1")" "$2" "${3:+-$3}"
+}
+run_dir() { printf '%s/runs/%s\n' "$BUILD" "$(run_id "$@")"; }
+
+# run_fresh DIR: an empty run directory (the old run of that ID removed).
+run_fresh() {
+	rm -rf "$1"
+	mkdir -p "$1"
+}
+
+# run_error DIR LABEL REASON: record that the harness could not run this
+# boot (a build or runner error): verdict ERROR, which no table counts as
+# a kill.  Prints the verdict line.
+run_error() {
+	mkdir -p "$1"
+	printf 'ERROR\n' >"$1/verdict"
+	printf '%s\n' "$3" >"$1/reason"
+	printf '%s: ERROR: %s\n' "$2" "$3" | tee "$1/verdict.txt"
+}
+
+# run_file DIR NAME: the one line of a run directory's file, or empty.
+run_file() {
+	if [ -f "$1/$2" ]; then head -1 "$1/$2"; fi
+}
+
+# run_metric DIR KEY: a value from DIR/metrics, or empty.
+run_metric() {
+	if [ -f "$1/metrics" ]; then sed -n "s/^$2=//p" "$1/metrics" | head -1; fi
+}
+
 # A console line that looks like a kernel bug, warning, oops, stall, lockup
 # or lockdep report (modeled on rcutorture's console-badness.sh): one list,
 # for the verdict, for make mutants, and for what qemu/run.sh shows the
@@ -187,6 +235,15 @@ mutant_rows() {
 	else
 		printf '%s\n' "$rows" | awk -F'\t' -v want=" $* " 'index(want, " " $1 " ")'
 	fi
+}
+
+# mutant_base_step: the step every mutant of common/mutants/ applies to
+# (common/mutants/base-step), checked to be a step.
+mutant_base_step() {
+	local n
+	n=$(cat "$TOP/common/mutants/base-step")
+	step_dir "$n" >/dev/null
+	printf '%s\n' "$((10#$n))"
 }
 
 # The subject of a patch, without "[PATCH]", unfolded.

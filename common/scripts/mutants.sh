@@ -1,47 +1,53 @@
 #!/bin/bash
-# mutants.sh [NAME...]: apply each mutant in common/mutants/ to step 7,
-# build it, boot it under the default torture plan and see whether the
-# harness kills it.  Prints a table (mutant, kind, verdict, how it failed,
-# when) and "mutants: N killed, N survived"; exits non-zero if a mutant
-# an x86 run must kill (kind x86 in list.tsv) survived, or any mutant could
-# not be built and judged.
+# mutants.sh [NAME...]: the boot kill table.  First the unmutated base
+# step (common/mutants/base-step) is booted under the default torture plan
+# and must PASS: a table against a step that fails by itself would count
+# its failure as kills.  Then each mutant of common/mutants/ is applied to
+# that step, built, booted the same way and judged.  Every boot is a run
+# directory (build/runs/NN-m-NAME-x86_64-mutant/, the base's
+# build/runs/NN-x86_64-mutant-base/); the table is read from their files:
+#   PASS  -> survived;  FAIL -> killed (the first sign of trouble and when);
+#   ERROR -> error: the harness could not build or boot it, never a kill.
+# Prints the table and "mutants: N killed, N survived (N of kind x86),
+# N errors"; exits non-zero if a mutant an x86 run must kill (kind x86 in
+# list.tsv) survived or any boot was an error.
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
-step=7
+step=$(mutant_base_step)
 rows=$(mutant_rows "$@")
 mapfile -t rows <<<"$rows"
+
+say "the unmutated step $step first: every mutant is judged against it"
+TAG=mutant-base "$TOP/common/scripts/step.sh" "$step" x86_64 || true
+base=$(run_dir "$step" x86_64 mutant-base)
+[ "$(run_file "$base" verdict)" = PASS ] ||
+	die "the unmutated step $step did not pass ($(run_file "$base" verdict.txt)): its failures would be counted as kills; fix the step first"
+
 table=()
-killed=0 survived=0 escaped=0
+killed=0 survived=0 escaped=0 errors=0
 for row in "${rows[@]}"; do
 	name=${row%%$'\t'*}
 	kind=${row##*$'\t'}
 	say "mutant $name ($kind): $(head -1 "$TOP/common/mutants/$name.patch")"
-	v=$(MUTANT=$name TAG=mutant "$TOP/common/scripts/step.sh" "$step" x86_64 | tail -1) || true
-	log=$(printf '%s' "$v" | sed -n 's/.*(log: \(.*\))$/\1/p')
-	case $v in
-	"" | *"did not build"*)
-		# Not a verdict on the lock: the harness could not judge it.
-		verdict=error
-		how=${v:-no verdict line}
-		when=-
-		escaped=$((escaped + 1))
-		;;
-	*": PASS "*)
-		verdict=survived
-		how="-"
-		when="-"
+	MUTANT=$name TAG=mutant "$TOP/common/scripts/step.sh" "$step" x86_64 || true
+	dir=$(MUTANT=$name run_dir "$step" x86_64 mutant)
+	reason=$(run_file "$dir" reason)
+	when=-
+	case $(run_file "$dir" verdict) in
+	PASS)
+		verdict=survived how=-
 		survived=$((survived + 1))
 		[ "$kind" = x86 ] && escaped=$((escaped + 1))
 		;;
-	*)
-		verdict=killed
-		how=$(printf '%s' "$v" | sed 's/^[^:]*: FAIL: //; s/ (log: .*)$//')
+	FAIL)
+		verdict=killed how=$reason
+		killed=$((killed + 1))
 		# The first sign of trouble and when it appeared, in guest seconds;
 		# a guest that hung silently is dated by its last console line.
-		when=-
-		if [ -n "$log" ] && [ -f "$log" ]; then
+		log=$dir/console.log
+		if [ -s "$log" ]; then
 			first=$(tr -d '\r' <"$log" | grep -a -m1 -E "$BADNESS_RE|Fail: [1-9]|RESULT FAIL|End of test: FAILURE" || true)
 			if [ -n "$first" ]; then
 				when=$(printf '%s' "$first" | sed -n 's/^\[ *\([0-9.]*\)\].*/\1 s/p')
@@ -52,15 +58,20 @@ for row in "${rows[@]}"; do
 				how="silent hang; last: $(printf '%s' "$last" | sed 's/^\[[^]]*\] *//')"
 			fi
 		fi
-		how=$(printf '%s' "$how" | cut -c1-80)
-		killed=$((killed + 1))
+		;;
+	*)
+		# Not a verdict on the lock: the harness could not judge it.
+		verdict=error how=${reason:-no verdict in ${dir#"$TOP"/}}
+		errors=$((errors + 1))
 		;;
 	esac
+	how=$(printf '%s' "$how" | cut -c1-80)
 	table+=("$(printf '%-24s %-8s %-8s %-16s %s' "$name" "$kind" "$verdict" "$when" "$how")")
 done
 
 echo
+echo "base: $(run_file "$base" verdict.txt)"
 printf '%-24s %-8s %-8s %-16s %s\n' mutant kind verdict "first sign" "how it failed"
 printf '%s\n' "${table[@]}"
-echo "mutants: $killed killed, $survived survived ($escaped of kind x86 survived)"
-[ "$escaped" -eq 0 ]
+echo "mutants: $killed killed, $survived survived ($escaped of kind x86), $errors errors"
+[ "$escaped" -eq 0 ] && [ "$errors" -eq 0 ]

@@ -2,8 +2,11 @@
 # step.sh N [ARCH...]: build step N (or "today", the pristine tree), boot it
 # under the torture plan and judge
 # the console.  Without ARCH, the architectures common/expect.tsv marks as
-# booted by default for this step.  The last line for each architecture is
+# booted by default for this step.  Each boot is a run directory,
+# build/runs/ID (see run_id in lib.sh), which holds its verdict; the last
+# line for each architecture is
 #   step-N ARCH: PASS (...)   or   step-N ARCH: FAIL: reason (log: path)
+# (ERROR instead of FAIL where the harness could not build or boot it),
 # and the exit status is 0 only if every architecture passed.
 #
 # Environment: DURATION (s per torture run), CPUS, PLAN, QSLTORTURE,
@@ -39,20 +42,23 @@ for a in "${arches[@]}"; do
 	plan=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
 	label="step-$n${MUTANT:+ mutant $MUTANT} $a"
 	[ "$n" != today ] || label="today $a"
+	# This boot's run directory: emptied now, so that nothing of an
+	# earlier run of the same ID can be read as this one's.
+	dir=$(run_dir "$n" "$a" "${TAG:-}")
+	run_fresh "$dir"
 	if ! "$TOP/common/scripts/build.sh" "$n" "$a" || ! "$TOP/common/scripts/initramfs.sh" "$n" "$a"; then
-		verdicts+=("$label: FAIL: the kernel or initramfs did not build (log: $BUILD/logs/build-$(src_id "$n")-$a.log)")
+		verdicts+=("$(run_error "$dir" "$label" "the kernel or initramfs did not build (log: $BUILD/logs/build-$(src_id "$n")-$a.log)")")
 		rc=1
 		continue
 	fi
 	[ "$a" != sparc64 ] ||
 		say "note: QEMU's sparc64 machine has one CPU: this boot shows the big-endian lock word and the uncontended and nested-context paths, not contention"
-	if ! log=$(PLAN=$plan "$TOP/qemu/run.sh" "$n" "$a" test "${TAG:-}"); then
-		verdicts+=("$label: FAIL: the QEMU runner stopped with an error (see above)")
+	if ! PLAN=$plan "$TOP/qemu/run.sh" "$n" "$a" test "${TAG:-}" >/dev/null; then
+		verdicts+=("$(run_error "$dir" "$label" "the QEMU runner stopped with an error (see above)")")
 		rc=1
 		continue
 	fi
-	v=$("$TOP/common/scripts/verdict.sh" "$label" "$log" "$lock" "$plan" \
-		"${QSLTORTURE:-on}" "$(expected_paths "$n" "$a")") || rc=1
+	v=$("$TOP/common/scripts/verdict.sh" "$dir" "$label" "$lock" "$(expected_paths "$n" "$a")") || rc=1
 	verdicts+=("$v")
 done
 for v in "${verdicts[@]}"; do

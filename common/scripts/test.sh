@@ -79,11 +79,17 @@ for d in $(step_dirs) today; do
 	mapfile -t arches < <(awk -v s="$n" '$1 == s && ($4 == "yes" || $4 == "test") { print $2 }' "$TOP/common/expect.tsv")
 	say "make ${n/#[0-9]*/step-$n} (${arches[*]})"
 	# The reader sees the run; the verdict lines are kept for the summary.
-	"$TOP/common/scripts/step.sh" "$n" "${arches[@]}" | tee "$BUILD/test-step.out" || true
-	out=$(grep -E '^(step-[0-9]+|today) ' "$BUILD/test-step.out") || true
-	while IFS= read -r v; do
-		case $v in *": PASS "*) record 0 "$v" ;; *) record 1 "$v" ;; esac
-	done <<<"${out:-step-$n: FAIL: no verdict line}"
+	"$TOP/common/scripts/step.sh" "$n" "${arches[@]}" || true
+	# Each boot's verdict, from its run directory.
+	for a in "${arches[@]}"; do
+		dir=$(run_dir "$n" "$a")
+		v=$(run_file "$dir" verdict.txt)
+		case $(run_file "$dir" verdict) in
+		PASS) record 0 "$v" ;;
+		"") record 1 "${n/#[0-9]*/step-$n} $a: no verdict in ${dir#"$TOP"/}" ;;
+		*) record 1 "$v" ;;
+		esac
+	done
 	# The one-bit pending variant no x86 config builds: compile it where
 	# the expectation table says the step has one.
 	if [ "$(awk -v s="$n" '$1 == s && $2 == "x86_64" { print $6 }' "$TOP/common/expect.tsv")" = nr16k ]; then
@@ -106,25 +112,27 @@ lastline "bench --smoke" "$TOP/common/scripts/bench.sh" --smoke
 # A negative control passes when the harness judges the broken run FAIL
 # for the expected reason; any other outcome (PASS, or FAIL for some other
 # reason) means the harness cannot be trusted to see that kind of bug.
-control() { # name expected-reason-regex step.sh-env... -- step.sh-args...
-	local name=$1 want=$2 v
-	shift 2
+control() { # name expected-reason-regex run-dir step.sh-env... step.sh args...
+	local name=$1 want=$2 dir=$3 verdict reason
+	shift 3
 	say "negative control: $name (must be judged FAIL: $want)"
-	v=$(env "$@" | tail -1) || true
-	if [[ $v =~ :\ FAIL:\ .*($want) ]]; then
-		record 0 "control $name: judged FAIL as it must be - ${v#*FAIL: }"
+	env "$@" || true
+	verdict=$(run_file "$dir" verdict)
+	reason=$(run_file "$dir" reason)
+	if [ "$verdict" = FAIL ] && [[ $reason =~ $want ]]; then
+		record 0 "control $name: judged FAIL as it must be - $reason (run: ${dir#"$TOP"/})"
 	else
-		record 1 "control $name: expected FAIL ($want), got: $v"
+		record 1 "control $name: expected FAIL ($want), got ${verdict:-no verdict}: $reason (run: ${dir#"$TOP"/})"
 	fi
 }
 control "locktorture lock_busted on step 0" "lock_busted: locktorture reported failure" \
-	PLAN=lock_busted QSLTORTURE=off TAG=control-busted "$TOP/common/scripts/step.sh" 0 x86_64
+	"$(run_dir 0 x86_64 control-busted)" PLAN=lock_busted QSLTORTURE=off TAG=control-busted "$TOP/common/scripts/step.sh" 0 x86_64
 # qsl_torture's own control: its locks replaced by a non-atomic
 # test-and-set, on the newest step; exclusion or the counts must break.
 last=$(step_dirs | tail -1)
 last=$((10#$(basename "$last" | cut -c1-2)))
 control "qsl_torture busted=1 on step $last" "qsl_torture: .*(took it while|owner became|lost updates)" \
-	PLAN=none QSLTORTURE=busted=1 TAG=control-qslt-busted "$TOP/common/scripts/step.sh" "$last" x86_64
+	"$(run_dir "$last" x86_64 control-qslt-busted)" PLAN=none QSLTORTURE=busted=1 TAG=control-qslt-busted "$TOP/common/scripts/step.sh" "$last" x86_64
 
 echo
 echo "Summary:"

@@ -1,13 +1,19 @@
 #!/bin/bash
-# verdict.sh LABEL LOG EXPECTED_LOCK PLAN [QSLTORTURE [PATHS]]
-# Judge one guest console log.  Prints exactly one line,
+# verdict.sh RUNDIR [LABEL EXPECTED_LOCK PATHS]: judge one boot's run
+# directory (see run_id in lib.sh).  With LABEL, EXPECTED_LOCK and PATHS
+# the expectation is recorded in RUNDIR/expect.env; without them, the one
+# recorded there is used again (make recheck).  The plan and QSLTORTURE
+# come from RUNDIR/run.env: what the guest was really asked to run.
+# Writes RUNDIR/verdict (PASS or FAIL), reason, verdict.txt and metrics
+# (key=value from the console), prints exactly one line,
 #   LABEL: PASS (summary)       or
-#   LABEL: FAIL: reason (log: LOG)
+#   LABEL: FAIL: reason (log: RUNDIR/console.log)
 # and exits 0 only on PASS.  A run passes on positive evidence only:
-#  - QEMU exited by itself (the runner's HOST line says so, exit 0);
+#  - QEMU exited by itself with status 0 (RUNDIR/qemu.status);
 #  - the guest reported the lock it runs and it is EXPECTED_LOCK;
-#  - every locktorture run of PLAN printed "End of test: SUCCESS" and its
-#    final statistics show writes (and reads, for rw locks) > 0, Fail: 0;
+#  - every locktorture run of the plan printed "End of test: SUCCESS" and
+#    its final statistics show writes (and reads, for rw locks) > 0,
+#    Fail: 0;
 #  - with QSLTORTURE other than "off", qsl_torture printed its PASS line
 #    (see common/qsl-torture/), the lock word it saw has the shape of
 #    EXPECTED_LOCK, and every counter named in PATHS (comma-separated,
@@ -20,11 +26,38 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 4 ] || { echo "usage: verdict.sh LABEL LOG EXPECTED_LOCK PLAN [QSLTORTURE [PATHS]]" >&2; exit 2; }
-label=$1 log=$2 lock=$3 plan=$4 qsl=${5:-off} paths=${6:--}
+usage="usage: verdict.sh RUNDIR [LABEL EXPECTED_LOCK PATHS]"
+[ $# -eq 1 ] || [ $# -eq 4 ] || { echo "$usage" >&2; exit 2; }
+dir=${1%/}
+[ -d "$dir" ] || { echo "verdict.sh: $dir is not a run directory" >&2; exit 2; }
+[ -f "$dir/run.env" ] || { echo "verdict.sh: $dir has no run.env: not a run directory" >&2; exit 2; }
+if [ $# -eq 4 ]; then
+	printf 'label=%s\nlock=%s\npaths=%s\n' "$2" "$3" "$4" >"$dir/expect.env"
+fi
+[ -f "$dir/expect.env" ] || { echo "verdict.sh: $dir/expect.env is missing: give LABEL EXPECTED_LOCK PATHS" >&2; exit 2; }
+env_of() { sed -n "s/^$1=//p" "$2" | head -1; }
+label=$(env_of label "$dir/expect.env")
+lock=$(env_of lock "$dir/expect.env")
+paths=$(env_of paths "$dir/expect.env")
+plan=$(env_of plan "$dir/run.env")
+qsl=$(env_of qsltorture "$dir/run.env")
+paths=${paths:--} qsl=${qsl:-off}
+log=$dir/console.log
+rm -f "$dir/verdict" "$dir/reason" "$dir/verdict.txt" "$dir/metrics"
+metrics=()
 
+finish() { # PASS|FAIL reason line
+	printf '%s\n' "$1" >"$dir/verdict"
+	printf '%s\n' "$2" >"$dir/reason"
+	printf '%s\n' "$3" | tee "$dir/verdict.txt"
+	if [ ${#metrics[@]} -gt 0 ]; then
+		printf '%s\n' "${metrics[@]}" >"$dir/metrics"
+	else
+		: >"$dir/metrics"
+	fi
+}
 fail() {
-	printf '%s: FAIL: %s (log: %s)\n' "$label" "$1" "$log"
+	finish FAIL "$1" "$label: FAIL: $1 (log: $log)"
 	exit 1
 }
 
@@ -35,16 +68,18 @@ text=$(mktemp)
 trap 'rm -f "$text"' EXIT
 tr -d '\r' <"$log" >"$text"
 
-host=$(grep -a '^HOST: qemu' "$text" | tail -1 || true)
-case $host in
-"") fail "the boot did not finish (the runner wrote no HOST line)" ;;
-*timeout*) fail "QEMU did not exit by itself: ${host#HOST: }" ;;
-"HOST: qemu exit=0 "*) ;;
-*) fail "QEMU exited abnormally: ${host#HOST: }" ;;
+status=$(run_file "$dir" qemu.status)
+case $status in
+"") fail "the boot did not finish (the runner wrote no qemu.status)" ;;
+exit=timeout*) fail "QEMU did not exit by itself: killed after ${status#*elapsed=}" ;;
+"exit=0 "*) ;;
+*) fail "QEMU exited abnormally: $status" ;;
 esac
+metrics+=("elapsed_s=$(field elapsed "$status")")
 
 got=$(grep -a -m1 -o 'QSL: lock=[^ ]*' "$text" | cut -d= -f2 || true)
 [ -n "$got" ] || fail "the guest did not report which lock it runs (no 'QSL: lock=' line)"
+metrics+=("lock=$got")
 [ "$got" = "$lock" ] || fail "the guest runs the $got lock, but this step must run $lock"
 
 summary=""
@@ -73,11 +108,17 @@ for type in $(printf '%s' "$plan" | tr ',' ' ' | sed 's/^none$//'); do
 		fi
 		[ "$fails" = 0 ] || fail "$type: ${kind%:} Fail: $fails"
 		mm=$(printf '%s' "$line" | sed -n 's|.*Max/Min: *\([0-9]*/[0-9]*\).*|\1|p')
+		k=$(printf '%s' "${kind%:*}" | tr '[:upper:]' '[:lower:]' | tr -d ' ')
+		metrics+=("$type.$k=$total" "$type.${k}_max=${mm%/*}" "$type.${k}_min=${mm#*/}")
 		# locktorture prints "???" when its busiest writer did more than
 		# twice the work of its idlest one.  That is fairness, not
 		# correctness, and with 4 vCPUs on 2 host cores it follows the
 		# host's scheduling: not a failure, but the summary says so.
-		case $line in *'???'*) mm="$mm, locktorture's ??? imbalance" ;; esac
+		case $line in *'???'*)
+			mm="$mm, locktorture's ??? imbalance"
+			metrics+=("$type.${k}_imbalance=1")
+			;;
+		esac
 		case $kind in
 		Writes:) summary="$summary, $type $total writes (max/min $mm)" ;;
 		*) summary="$summary $total reads" ;;
@@ -93,6 +134,10 @@ if [ "$qsl" != off ]; then
 	*"RESULT FAIL "*) fail "qsl_torture: ${qline#*RESULT FAIL }" ;;
 	*) fail "qsl_torture: unreadable result: ${qline#*RESULT }" ;;
 	esac
+	# Every key=value word of the RESULT line, as qsl.KEY.
+	for w in ${qline#*RESULT PASS }; do
+		case $w in *=*) metrics+=("qsl.$w") ;; esac
+	done
 	# counter NAME: the value of NAME=... on the RESULT line, or empty.
 	counter() { field "$1" "$qline"; }
 	shape=$(counter shape)
@@ -111,4 +156,4 @@ bad=$(grep -a -m1 -E "$BADNESS_RE" "$text" || true)
 [ -z "$bad" ] || fail "the kernel reported: $(printf '%s' "$bad" | sed 's/^\[[^]]*\] *//' | cut -c1-120)"
 
 grep -aq 'QSL: plan done' "$text" || fail "the guest did not finish its plan"
-printf '%s: PASS (lock=%s%s)\n' "$label" "$got" "$summary"
+finish PASS "lock=$got$summary" "$label: PASS (lock=$got$summary)"

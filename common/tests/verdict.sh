@@ -1,25 +1,84 @@
 #!/bin/bash
-# Judge every recorded console log in common/tests/verdict/ with the same
-# verdict.sh the boots use, and compare with cases.tsv.  No QEMU needed.
+# Judge every recorded run directory in common/tests/verdict/ with the same
+# verdict.sh the boots use (and make recheck), on a scratch copy, and
+# compare with the case's "expected" file: PASS, or FAIL:<text the one-line
+# reason must contain>.  Where the case has "expected-metrics", each of its
+# key=value lines must be in the metrics the judge wrote.  No QEMU needed.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 verdict=$here/../scripts/verdict.sh
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 pass=0 failed=0
-while IFS=$'\t' read -r log lock plan expect qsl paths; do
-	case $log in '' | '#'*) continue ;; esac
-	out=$("$verdict" "case $log" "$here/verdict/$log" "$lock" "$plan" "${qsl:-off}" "${paths:--}") && rc=0 || rc=$?
-	ok=0
+for case in "$here"/verdict/*/; do
+	case=${case%/}
+	name=$(basename "$case")
+	expect=$(cat "$case/expected")
+	run=$scratch/$name
+	cp -rL "$case" "$run"
+	out=$("$verdict" "$run") && rc=0 || rc=$?
+	ok=0 why=""
 	case $expect in
 	PASS) [ "$rc" -eq 0 ] && case $out in *": PASS ("*) ok=1 ;; esac ;;
 	FAIL:*) [ "$rc" -eq 1 ] && case $out in *": FAIL: "*"${expect#FAIL:}"*) ok=1 ;; esac ;;
 	esac
+	# The files the consumers read must agree with the line.
+	if [ "$ok" -eq 1 ]; then
+		[ "$(cat "$run/verdict")" = "${expect%%:*}" ] || { ok=0 why="verdict file says $(cat "$run/verdict")"; }
+		[ "$(cat "$run/verdict.txt")" = "$out" ] || { ok=0 why="verdict.txt differs from the line"; }
+		case $out in *"$(cat "$run/reason")"*) ;; *) ok=0 why="reason file not in the line" ;; esac
+	fi
+	if [ "$ok" -eq 1 ] && [ -f "$case/expected-metrics" ]; then
+		while IFS= read -r m; do
+			grep -qxF -- "$m" "$run/metrics" || { ok=0 why="metrics lack $m"; }
+		done <"$case/expected-metrics"
+	fi
 	if [ "$ok" -eq 1 ]; then
 		pass=$((pass + 1))
-		printf 'ok    %-24s %s\n' "$log" "$expect"
+		printf 'ok     %-24s %s\n' "$name" "$expect"
 	else
 		failed=$((failed + 1))
-		printf 'NOT OK %-23s expected %s, got (exit %s): %s\n' "$log" "$expect" "$rc" "$out"
+		printf 'NOT OK %-24s expected %s, got (exit %s): %s%s\n' "$name" "$expect" "$rc" "$out" "${why:+ [$why]}"
 	fi
-done <"$here/verdict/cases.tsv"
+done
+# The judge's own input errors: not a verdict, exit 2.
+for args in "" /nonexistent "$here/verdict"; do
+	# shellcheck disable=SC2086 # empty means no argument
+	if "$verdict" $args >/dev/null 2>&1; then rc=0; else rc=$?; fi
+	if [ "$rc" -eq 2 ]; then
+		pass=$((pass + 1))
+		printf 'ok     %-24s %s\n' "bad input '${args#"$here"/}'" "exit 2"
+	else
+		failed=$((failed + 1))
+		printf 'NOT OK %-24s expected exit 2, got %s\n' "bad input '${args#"$here"/}'" "$rc"
+	fi
+done
+# make recheck on the judged copies: the same verdicts again, exit 0; a
+# changed expectation is listed as CHANGED, exit 1; a harness ERROR is
+# listed, not judged.
+recheck=$here/../scripts/recheck.sh
+check() { # description command...
+	local what=$1
+	shift
+	if "$@"; then
+		pass=$((pass + 1))
+		printf 'ok     %s\n' "$what"
+	else
+		failed=$((failed + 1))
+		printf 'NOT OK %s\n' "$what"
+	fi
+}
+mkdir "$scratch/error"
+printf 'ERROR\n' >"$scratch/error/verdict"
+out=$("$recheck" "$scratch"/*/ 2>&1) && rc=0 || rc=$?
+check "recheck: every verdict again, none changed" \
+	test "$rc" -eq 0 -a "$(printf '%s\n' "$out" | tail -1)" = "recheck: 22 judged (2 PASS, 20 FAIL), 0 changed, 1 not judged"
+sed -i 's/^lock=ticket$/lock=qspinlock/' "$scratch/pass/expect.env"
+out=$("$recheck" "$scratch"/*/ 2>&1) && rc=0 || rc=$?
+check "recheck: a changed expectation is listed and fails" \
+	test "$rc" -eq 1 -a "$(printf '%s\n' "$out" | grep -c '^CHANGED')" -eq 1
+out=$("$recheck" /nonexistent 2>&1) && rc=0 || rc=$?
+check "recheck: a directory that is not a run stops with the reason" \
+	test "$rc" -eq 1 -a -n "$(printf '%s\n' "$out" | grep 'is not a run directory')"
 echo "verdict: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
