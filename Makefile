@@ -7,13 +7,13 @@
 
 SHELL := /bin/bash
 SCRIPTS := common/scripts
-ARCH ?=
-# ARCH is taken from the command line only: an ARCH exported in the
-# environment (a kernel developer's x86 or arm64) is the kernel's variable,
-# not a choice of this project's boot.
-ifneq ($(filter environment%,$(origin ARCH)),)
-ARCH :=
-endif
+# The knobs with names other tools use too are taken from make's command
+# line (make step-8 ARCH=sparc64 CPUS=2), or from the environment under
+# the project's own name (QSL_ARCH, QSL_CPUS, ...): an ARCH exported in a
+# kernel developer's shell (x86, arm64) is the kernel's variable, a CPUS
+# or PLAN another tool's, not a choice of this project's boot.
+KNOBS := ARCH CPUS PLAN MS HOLD THINK
+$(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
 
 .PHONY: help deps check test verify verify-mutants sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
@@ -24,6 +24,7 @@ help:
 	@echo
 	@echo "  make step-N        build step N, boot it in QEMU under the torture plan, PASS/FAIL"
 	@echo "                     (N = $$(. $(SCRIPTS)/lib.sh; valid_steps); ARCH=sparc64 for the big-endian boot)"
+	@echo "  make step-N+BUG    the same for step N with the mutant common/mutants/BUG.patch on top"
 	@echo "  make today         the same for the pristine 6.1 tree: 6.1's own qspinlock, the anchor"
 	@echo "  make shell-N       boot step N's kernel into a busybox shell (Ctrl-A X quits)"
 	@echo "  make diff-N        what step N changes (step 0: against the pristine 6.1 tree)"
@@ -55,6 +56,7 @@ help:
 	@echo "  make clean         remove build/ except the extracted pristine tree"
 	@echo
 	@echo "  DURATION=15 (s per torture run)  CPUS=4 (x86_64 vCPUs)  ARCH=x86_64|sparc64  KVM=1"
+	@echo "  (ARCH, CPUS, PLAN, MS, HOLD, THINK: on this command line, or exported as QSL_ARCH, QSL_CPUS, ...)"
 
 step-%:
 	@$(SCRIPTS)/step.sh "$*" $(ARCH)

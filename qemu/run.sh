@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh N ARCH MODE [TAG]: boot step N's kernel for ARCH in QEMU.
+# run.sh STAGE ARCH MODE [TAG]: boot a stage's kernel for ARCH in QEMU.
 #   MODE test:  run the torture plan in a fresh run directory,
 #               build/runs/ID (see run_id in lib.sh): its inputs
 #               (run.env), the QEMU command line (qemu.cmd), the console
@@ -53,7 +53,7 @@ dir=$(run_dir "$n" "$arch" "${4:-}")
 run_fresh "$dir"
 log=$dir/console.log
 {
-	printf 'stage=%s\narch=%s\nmutant=%s\ntag=%s\n' "$n" "$arch" "${MUTANT:-}" "${4:-}"
+	printf 'stage=%s\narch=%s\nmutant=%s\ntag=%s\n' "$(stage_step "$n")" "$arch" "$(stage_mutant "$n")" "${4:-}"
 	printf 'cpus=%s\nduration=%s\nplan=%s\nqsltorture=%s\naccel=%s\n' "$CPUS" "$DURATION" "$PLAN" "$QSLTORTURE" "$ACCEL"
 	printf 'kernel=%s\nstarted=%s\n' "${QEMU_KERNEL#"$TOP"/}" "$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
 } >"$dir/run.env"

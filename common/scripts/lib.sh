@@ -63,14 +63,47 @@ step_dir() {
 	die "there is no step $n; valid steps: $(valid_steps)$also"
 }
 
-# A stage is what a kernel is built from: a step number, or "today", the
-# pristine 6.1 tree with no patch at all (its own qspinlock), the anchor the
-# benchmark compares every step with.  stage ARG prints the normal form
-# (a number without leading zeros, or "today") or stops naming the valid ones.
+# A stage is what a kernel is built from: a step number; "today", the
+# pristine 6.1 tree with no patch at all (its own qspinlock), the anchor
+# the benchmark compares every step with; or N+NAME, step N with the
+# mutant common/mutants/NAME.patch on top (make step-7+decode-tail-mask).
+# The mutant is part of the stage's name, so it reaches every build path
+# and label through the argument, never through the environment.
+# stage ARG prints the normal form (the number without leading zeros,
+# "+NAME" kept, or "today") or stops naming the valid ones.
 stage() {
+	local n m
 	case $1 in
 	today) printf 'today\n' ;;
+	today+*) die "'$1': mutants apply to steps, not to today's tree" ;;
+	*+*)
+		n=${1%%+*} m=${1#*+}
+		step_dir "$n" >/dev/null
+		case $m in
+		'' | *[!a-z0-9-]*) die "'$1': '$m' is not a mutant name; the mutants are: $(mutant_names)" ;;
+		esac
+		[ -f "$TOP/common/mutants/$m.patch" ] ||
+			die "'$1': there is no mutant '$m' (common/mutants/$m.patch); the mutants are: $(mutant_names)"
+		printf '%s+%s\n' "$((10#$n))" "$m"
+		;;
 	*) step_dir "$1" today >/dev/null && printf '%s\n' "$((10#$1))" ;;
+	esac
+}
+
+# stage_step STAGE: the step (or "today") a normal-form stage builds on.
+stage_step() { printf '%s\n' "${1%%+*}"; }
+
+# stage_mutant STAGE: the mutant of a normal-form stage, or nothing.
+stage_mutant() {
+	case $1 in *+*) printf '%s\n' "${1#*+}" ;; esac
+}
+
+# stage_label STAGE: how verdict lines name it ("step-7", "step-7+NAME",
+# "today").
+stage_label() {
+	case $1 in
+	today) printf 'today\n' ;;
+	*) printf 'step-%s\n' "$1" ;;
 	esac
 }
 
@@ -79,9 +112,11 @@ stage_title() {
 	if [ "$1" = today ]; then
 		printf 'today: the pristine %s tree, 6.1'"'"'s own qspinlock (no patch)\n' "$KVER"
 	else
-		local d
-		d=$(step_dir "$1")
-		printf 'step %s: %s - %s\n' "$1" "$(basename "$d")" "$(patch_subject "$(step_patch "$d")")"
+		local d m
+		d=$(step_dir "$(stage_step "$1")")
+		m=$(stage_mutant "$1")
+		printf 'step %s: %s - %s%s\n' "$1" "$(basename "$d")" "$(patch_subject "$(step_patch "$d")")" \
+			"${m:+, plus the mutant common/mutants/$m.patch}"
 	fi
 }
 
@@ -94,9 +129,11 @@ step_patch() {
 	printf '%s\n' "$p"
 }
 
-# Patches of steps 0..N, in order (none for "today").
+# Patches of steps 0..N, in order (none for "today"; a mutant's stage
+# gives its step's series, the mutant is not in it).
 series_upto() {
-	local n=$1 d
+	local n d
+	n=$(stage_step "$1")
 	[ "$n" != today ] || return 0
 	for d in $(step_dirs); do
 		[ "$((10#$(basename "$d" | cut -c1-2)))" -le "$((10#$n))" ] || break
@@ -125,36 +162,35 @@ check_arch() {
 	esac
 }
 
-# The expected lock of step N on ARCH, from common/expect.tsv.
+# The expected lock of stage S on ARCH, from common/expect.tsv (a
+# mutant's stage: its step's row).
 expected_lock() {
 	local v
-	v=$(awk -v s="$1" -v a="$2" '$1 == s && $2 == a { print $3 }' "$TOP/common/expect.tsv")
-	[ -n "$v" ] || die "common/expect.tsv has no row for step $1 on $2"
+	v=$(expect_field "$1" "$2" 3)
+	[ -n "$v" ] || die "common/expect.tsv has no row for step $(stage_step "$1") on $2"
 	printf '%s\n' "$v"
 }
 
-# The lock paths qsl_torture must have seen at step N on ARCH (column 5).
-expected_paths() {
-	awk -v s="$1" -v a="$2" '$1 == s && $2 == a { print $5 }' "$TOP/common/expect.tsv"
+# The lock paths qsl_torture must have seen at stage S on ARCH (column 5).
+expected_paths() { expect_field "$1" "$2" 5; }
+
+# expect_field STAGE ARCH COLUMN: one cell of common/expect.tsv, or empty.
+expect_field() {
+	awk -v s="$(stage_step "$1")" -v a="$2" -v c="$3" \
+		'!/^#/ && $1 == s && $2 == a { print $c }' "$TOP/common/expect.tsv"
 }
 
-# src_id N: the name of step N's source and object trees under build/src:
-# NN, or NN-m-NAME when MUTANT=NAME (step N plus common/mutants/NAME.patch);
-# "today" for the pristine tree.
+# src_id STAGE: the name of a stage's source and object trees under
+# build/src: NN for step N, NN-m-NAME for N+NAME, "today".
 src_id() {
-	if [ "$1" = today ]; then
-		[ -z "${MUTANT:-}" ] || die "MUTANT=$MUTANT: mutants apply to steps, not to today's tree"
-		printf 'today\n'
-	elif [ -n "${MUTANT:-}" ]; then
-		[ -f "$TOP/common/mutants/$MUTANT.patch" ] ||
-			die "MUTANT=$MUTANT: no common/mutants/$MUTANT.patch"
-		printf '%02d-m-%s\n' "$((10#$1))" "$MUTANT"
-	else
-		printf '%02d\n' "$((10#$1))"
-	fi
+	case $1 in
+	today) printf 'today\n' ;;
+	*+*) printf '%02d-m-%s\n' "$((10#${1%%+*}))" "${1#*+}" ;;
+	*) printf '%02d\n' "$((10#$1))" ;;
+	esac
 }
 
-# One boot, one directory: build/runs/ID, where ID is run_id N ARCH [TAG]
+# One boot, one directory: build/runs/ID, where ID is run_id STAGE ARCH [TAG]
 # (the stage's src_id, so a mutant is named in it, the architecture and
 # the tag).  A run directory holds
 #   run.env       the inputs: stage, arch, mutant, tag, cpus, duration,
@@ -171,7 +207,7 @@ src_id() {
 #   metrics       key=value lines read from the console (verdict.sh)
 # Consumers (test.sh, bench.sh, mutants.sh, recheck.sh) read these files,
 # never the sentence.  A new run of the same ID replaces the directory.
-run_id() { # N ARCH [TAG]
+run_id() { # STAGE ARCH [TAG]
 	printf '%s-%s%s\n' "$(src_id "$1")" "$2" "${3:+-$3}"
 }
 run_dir() { printf '%s/runs/%s\n' "$BUILD" "$(run_id "$@")"; }
@@ -235,6 +271,11 @@ mutant_rows() {
 	else
 		printf '%s\n' "$rows" | awk -F'\t' -v want=" $* " 'index(want, " " $1 " ")'
 	fi
+}
+
+# mutant_names: the mutants of common/mutants/list.tsv, on one line.
+mutant_names() {
+	grep -v '^#' "$TOP/common/mutants/list.tsv" | grep . | cut -f1 | tr '\n' ' ' | sed 's/ $//'
 }
 
 # mutant_base_step: the step every mutant of common/mutants/ applies to

@@ -2,9 +2,10 @@
 # mutants.sh [NAME...]: the boot kill table.  First the unmutated base
 # step (common/mutants/base-step) is booted under the default torture plan
 # and must PASS: a table against a step that fails by itself would count
-# its failure as kills.  Then each mutant of common/mutants/ is applied to
-# that step, built, booted the same way and judged.  Every boot is a run
-# directory (build/runs/NN-m-NAME-x86_64-mutant/, the base's
+# its failure as kills.  Then each mutant of common/mutants/ is booted as
+# the stage N+NAME (the step with the mutant on top: what
+# `make step-N+NAME` boots), built, booted the same way and judged.  Every
+# boot is a run directory (build/runs/NN-m-NAME-x86_64/, the base's
 # build/runs/NN-x86_64-mutant-base/); the table is read from their files:
 #   PASS  -> survived;  FAIL -> killed (the first sign of trouble and when);
 #   ERROR -> error: the harness could not build or boot it, never a kill.
@@ -20,7 +21,7 @@ rows=$(mutant_rows "$@")
 mapfile -t rows <<<"$rows"
 
 say "the unmutated step $step first: every mutant is judged against it"
-TAG=mutant-base "$TOP/common/scripts/step.sh" "$step" x86_64 || true
+"$TOP/common/scripts/step.sh" --tag mutant-base "$step" x86_64 || true
 base=$(run_dir "$step" x86_64 mutant-base)
 [ "$(run_file "$base" verdict)" = PASS ] ||
 	die "the unmutated step $step did not pass ($(run_file "$base" verdict.txt)): its failures would be counted as kills; fix the step first"
@@ -31,8 +32,8 @@ for row in "${rows[@]}"; do
 	name=${row%%$'\t'*}
 	kind=${row##*$'\t'}
 	say "mutant $name ($kind): $(head -1 "$TOP/common/mutants/$name.patch")"
-	MUTANT=$name TAG=mutant "$TOP/common/scripts/step.sh" "$step" x86_64 || true
-	dir=$(MUTANT=$name run_dir "$step" x86_64 mutant)
+	"$TOP/common/scripts/step.sh" "$step+$name" x86_64 || true
+	dir=$(run_dir "$step+$name" x86_64)
 	reason=$(run_file "$dir" reason)
 	when=-
 	case $(run_file "$dir" verdict) in

@@ -1,5 +1,6 @@
 #!/bin/bash
-# source.sh N: make build/src/NN exactly the pristine tree plus patches 0..N.
+# source.sh STAGE: make build/src/ID exactly the pristine tree plus patches
+# 0..N (and the mutant of an N+MUTANT stage, see stage in lib.sh).
 # The tree is hard links to the pristine one, except for the files the
 # series touches, which are real copies.  Only files whose content changed
 # are rewritten, so a warm rebuild stays warm, and files a previous version
@@ -14,7 +15,8 @@ src=$BUILD/src/$nn
 ovl=$BUILD/overlay/$nn
 
 "$TOP/common/scripts/pristine.sh"
-"$TOP/common/scripts/gen-tree.sh" "$n" "$ovl" ${MUTANT:+"$TOP/common/mutants/$MUTANT.patch"}
+m=$(stage_mutant "$n")
+"$TOP/common/scripts/gen-tree.sh" "$(stage_step "$n")" "$ovl" ${m:+"$TOP/common/mutants/$m.patch"}
 
 if [ ! -f "$src/.qsl-files" ]; then
 	say "creating build/src/$nn from the pristine tree (hard links)"
@@ -44,4 +46,4 @@ mapfile -t all < <(series_upto 99)
 	fi
 done
 patch_files "${all[@]}" >"$src/.qsl-files"
-say "build/src/$nn is pristine $KVER + $(series_upto "$n" | wc -l) patch(es)${MUTANT:+ + mutant $MUTANT}"
+say "build/src/$nn is pristine $KVER + $(series_upto "$n" | wc -l) patch(es)${m:+ + mutant $m}"

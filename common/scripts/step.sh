@@ -1,21 +1,32 @@
 #!/bin/bash
-# step.sh N [ARCH...]: build step N (or "today", the pristine tree), boot it
-# under the torture plan and judge
+# step.sh [--tag TAG] STAGE [ARCH...]: build a stage (step N, N+MUTANT or
+# "today", see stage in lib.sh), boot it under the torture plan and judge
 # the console.  Without ARCH, the architectures common/expect.tsv marks as
 # booted by default for this step.  Each boot is a run directory,
 # build/runs/ID (see run_id in lib.sh), which holds its verdict; the last
 # line for each architecture is
 #   step-N ARCH: PASS (...)   or   step-N ARCH: FAIL: reason (log: path)
+# (step-N+MUTANT for a mutant's stage)
 # (ERROR instead of FAIL where the harness could not build or boot it),
 # and the exit status is 0 only if every architecture passed.
 #
+# --tag TAG names the run directory apart from the stage's default run
+# (build/runs/ID-TAG): the negative controls, the mutant table's base.
 # Environment: DURATION (s per torture run), CPUS, PLAN, QSLTORTURE,
-# EXPECT=lock (override the expected lock, for negative controls), TAG,
-# MUTANT=name (step N plus common/mutants/name.patch, see make mutants).
+# EXPECT=lock (override the expected lock, for negative controls); the
+# Makefile passes CPUS and PLAN from its command line only.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 1 ] || die "usage: step.sh N [ARCH...]"
+usage="usage: step.sh [--tag TAG] STAGE [ARCH...]"
+tag=
+if [ "${1:-}" = --tag ]; then
+	[ $# -ge 2 ] || die "$usage"
+	tag=$2
+	shift 2
+	case $tag in '' | *[!a-z0-9-]*) die "--tag '$tag': a tag is lower-case letters, digits and '-'" ;; esac
+fi
+[ $# -ge 1 ] || die "$usage"
 n=$(stage "$1")
 shift
 check_number DURATION "${DURATION:-15}" 1 3600
@@ -23,8 +34,8 @@ check_number CPUS "${CPUS:-4}" 1 8
 check_kvm
 arches=("$@")
 if [ ${#arches[@]} -eq 0 ]; then
-	mapfile -t arches < <(awk -v s="$n" '$1 == s && $4 == "yes" { print $2 }' "$TOP/common/expect.tsv")
-	[ ${#arches[@]} -gt 0 ] || die "common/expect.tsv boots no architecture by default for step $n"
+	mapfile -t arches < <(awk -v s="$(stage_step "$n")" '!/^#/ && $1 == s && $4 == "yes" { print $2 }' "$TOP/common/expect.tsv")
+	[ ${#arches[@]} -gt 0 ] || die "common/expect.tsv boots no architecture by default for step $(stage_step "$n")"
 fi
 for a in "${arches[@]}"; do
 	check_arch "$a"
@@ -40,11 +51,10 @@ verdicts=()
 for a in "${arches[@]}"; do
 	lock=${EXPECT:-$(expected_lock "$n" "$a")}
 	plan=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
-	label="step-$n${MUTANT:+ mutant $MUTANT} $a"
-	[ "$n" != today ] || label="today $a"
+	label="$(stage_label "$n") $a"
 	# This boot's run directory: emptied now, so that nothing of an
 	# earlier run of the same ID can be read as this one's.
-	dir=$(run_dir "$n" "$a" "${TAG:-}")
+	dir=$(run_dir "$n" "$a" "$tag")
 	run_fresh "$dir"
 	if ! "$TOP/common/scripts/build.sh" "$n" "$a" || ! "$TOP/common/scripts/initramfs.sh" "$n" "$a"; then
 		verdicts+=("$(run_error "$dir" "$label" "the kernel or initramfs did not build (log: $BUILD/logs/build-$(src_id "$n")-$a.log)")")
@@ -53,7 +63,7 @@ for a in "${arches[@]}"; do
 	fi
 	[ "$a" != sparc64 ] ||
 		say "note: QEMU's sparc64 machine has one CPU: this boot shows the big-endian lock word and the uncontended and nested-context paths, not contention"
-	if ! PLAN=$plan "$TOP/qemu/run.sh" "$n" "$a" test "${TAG:-}" >/dev/null; then
+	if ! PLAN=$plan "$TOP/qemu/run.sh" "$n" "$a" test "$tag" >/dev/null; then
 		verdicts+=("$(run_error "$dir" "$label" "the QEMU runner stopped with an error (see above)")")
 		rc=1
 		continue

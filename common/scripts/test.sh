@@ -126,13 +126,13 @@ control() { # name expected-reason-regex run-dir step.sh-env... step.sh args...
 	fi
 }
 control "locktorture lock_busted on step 0" "lock_busted: locktorture reported failure" \
-	"$(run_dir 0 x86_64 control-busted)" PLAN=lock_busted QSLTORTURE=off TAG=control-busted "$TOP/common/scripts/step.sh" 0 x86_64
+	"$(run_dir 0 x86_64 control-busted)" PLAN=lock_busted QSLTORTURE=off "$TOP/common/scripts/step.sh" --tag control-busted 0 x86_64
 # qsl_torture's own control: its locks replaced by a non-atomic
 # test-and-set, on the newest step; exclusion or the counts must break.
 last=$(step_dirs | tail -1)
 last=$((10#$(basename "$last" | cut -c1-2)))
 control "qsl_torture busted=1 on step $last" "qsl_torture: .*(took it while|owner became|lost updates)" \
-	"$(run_dir "$last" x86_64 control-qslt-busted)" PLAN=none QSLTORTURE=busted=1 TAG=control-qslt-busted "$TOP/common/scripts/step.sh" "$last" x86_64
+	"$(run_dir "$last" x86_64 control-qslt-busted)" PLAN=none QSLTORTURE=busted=1 "$TOP/common/scripts/step.sh" --tag control-qslt-busted "$last" x86_64
 
 echo
 echo "Summary:"

@@ -8,7 +8,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-n=$((10#$1))
+n=$(stage "$1")
 arch=$2
 nn=$(src_id "$n")
 obj=$BUILD/src/$nn/obj-$arch

@@ -25,15 +25,17 @@ expect() { # message-substring make-args...
 expect "there is no step 42; valid steps: 0" make -s step-42
 expect "'x' is not a step number; valid steps:" make -s step-x
 expect "DURATION=abc is not a whole number" DURATION=abc make -s step-0
-expect "CPUS=0 is out of range" CPUS=0 make -s step-0
+expect "CPUS=0 is out of range" make -s step-0 CPUS=0
+expect "CPUS=0 is out of range" QSL_CPUS=0 make -s step-0
 expect "ARCH=arm64 is not supported" make -s step-0 ARCH=arm64
 expect "there is no step 9" make -s diff-9
 expect "there is no step 42; valid steps: 0 1 2 3 4 5 6 7 8 today" BENCH_STAGES="0 42 today" make -s bench
 expect "BENCH_STAGES must include today" BENCH_STAGES="0 7" make -s bench
 expect "REPS=0 is out of range" REPS=0 make -s bench
 expect "BENCH_CPUS=9 is out of range" BENCH_CPUS="1 9" make -s bench
-expect "MS=5 is out of range" MS=5 make -s lab-bench
-expect "HOLD=0 THINK=0 is the heavy workload" HOLD=0 THINK=0 make -s lab-bench
+expect "MS=5 is out of range" make -s lab-bench MS=5
+expect "MS=5 is out of range" QSL_MS=5 make -s lab-bench
+expect "HOLD=0 THINK=0 is the heavy workload" make -s lab-bench HOLD=0 THINK=0
 expect "there is no step 42; valid steps: 0" make -s verify-42
 expect "unknown memory model 'lkmm'; valid models: sc tso weak" MODELS=lkmm make -s verify-6
 expect "unknown configuration 'c9a9'; valid ones: c3a1" CONFIGS=c9a9 make -s verify-6
@@ -49,3 +51,14 @@ fi
 # An exported ARCH is the kernel's, not the project's: only the command line counts.
 expect "there is no step 42; valid steps: 0" env ARCH=arm64 make -s step-42
 expect "ARCH=arm64 is not supported" env ARCH=x86 make -s step-0 ARCH=arm64
+expect "ARCH=arm64 is not supported" QSL_ARCH=arm64 make -s step-0
+# So are CPUS, PLAN, MS, HOLD and THINK: exported under their own names they
+# are ignored, and the command goes on to its work (here: stops there).
+expect "would start now" env CPUS=0 PLAN=nope make -s step-0
+expect "would start now" env MS=5 HOLD=0 THINK=0 make -s lab-bench
+# A mutant is named in the stage, N+NAME, and checked before anything runs.
+expect "there is no mutant 'nope' (common/mutants/nope.patch); the mutants are: decode-tail-mask" make -s step-7+nope
+expect "'Bad_Name' is not a mutant name" make -s step-7+Bad_Name
+expect "mutants apply to steps, not to today's tree" make -s step-today+decode-tail-mask
+expect "there is no step 42" make -s step-42+decode-tail-mask
+expect "would start now" make -s step-7+decode-tail-mask
