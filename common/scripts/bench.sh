@@ -20,9 +20,11 @@
 #   throughput.svg  the medians with their min-max range (gnuplot)
 #   run.txt      the machine, the command, the wall time
 #
-# Environment: BENCH_STAGES (default "0 2 3 4 5 6 7 8 today"), BENCH_CPUS
-# ("1 2 4"), REPS (3), DURATION (10).  --smoke: stages "0 8 today", vCPUs
-# "1 4", one repetition of 3 s - the pipeline, not a measurement.
+# Environment: BENCH_STAGES (default: the stages common/expect.tsv's bench
+# column marks full or smoke, today 0 2 3 4 5 6 7 8 today), BENCH_CPUS
+# ("1 2 4"), REPS (3), DURATION (10).  --smoke: the stages marked smoke
+# (0 8 today), vCPUs "1 4", one repetition of 3 s - the pipeline, not a
+# measurement.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -33,10 +35,11 @@ case ${1:-} in
 *) die "usage: bench.sh [--smoke]" ;;
 esac
 if [ "$smoke" = 1 ]; then
-	stages=${BENCH_STAGES:-0 8 today} cpus_list=${BENCH_CPUS:-1 4}
+	stages=${BENCH_STAGES:-$(awk '!/^#/ && $2 == "x86_64" && $9 == "smoke" { printf "%s ", $1 }' "$TOP/common/expect.tsv")}
+	cpus_list=${BENCH_CPUS:-1 4}
 	reps=${REPS:-1} duration=${DURATION:-3} out=$BUILD/bench-smoke
 else
-	stages=${BENCH_STAGES:-0 2 3 4 5 6 7 8 today} cpus_list=${BENCH_CPUS:-1 2 4}
+	stages=${BENCH_STAGES:-$(table_stages 9)} cpus_list=${BENCH_CPUS:-1 2 4}
 	reps=${REPS:-3} duration=${DURATION:-10} out=$BUILD/bench
 fi
 check_number REPS "$reps" 1 50

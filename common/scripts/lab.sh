@@ -5,21 +5,24 @@
 # the step's kernel/locking/qspinlock.c and its headers, unmodified, against
 # the shim in common/lab/include, link it with the driver common/lab/lab.c,
 # and run it:
-#   - for NR_CPUS < 16K (nr64) and, where the step's qspinlock_types.h
-#     switches on CONFIG_NR_CPUS, for NR_CPUS >= 16K too (nr16k: the
-#     one-bit pending variant no x86 kernel can build);
+#   - for NR_CPUS < 16K (nr64) and, where common/expect.tsv gives the step
+#     the variant nr16k, for NR_CPUS >= 16K too (the one-bit pending
+#     variant no x86 kernel can build), which the binary must report;
 #   - on x86_64, natively, and on big-endian sparc64, cross-compiled and
 #     run multi-threaded under qemu-user (qemu-sparc64-static).
-# Then two negative controls must be judged FAIL by the same driver: a
-# non-atomic cmpxchg_acquire() on x86_64, and the little-endian layout of
-# the lock word on big-endian sparc64.  Ends with "lab: N passed, N failed".
+# Each run must see the counters of the table's lab column.  Then the
+# negative controls of its controls column must be judged FAIL by the same
+# driver: a non-atomic cmpxchg_acquire() on x86_64, and the little-endian
+# layout of the lock word on big-endian sparc64.  The table, not the text
+# of a patch, says what runs: a reworded patch fails a check instead of
+# turning one off.  Ends with "lab: N passed, N failed".
 #
 # --short: shorter runs, fewer threads under qemu-user (make test).
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
-usage() { die "usage: $0 [--short] [step...]  (steps with a queued spinlock: 1..8)"; }
+usage() { die "usage: $0 [--short] [step...]  (steps with a queued spinlock: $(lab_steps))"; }
 
 short=0
 only=()
@@ -54,7 +57,7 @@ record() { # ok? line
 }
 
 # The layout a binary reports must be the one its variant asks for.
-check_layout() { # log variant has-switch
+check_layout() { # log variant has-nr16k
 	local pb
 	pb=$(sed -n 's/.* pending bits=\([0-9]*\) .*/\1/p' "$1" | head -1)
 	[ "$3" -eq 1 ] || return 0
@@ -72,22 +75,19 @@ for d in $(step_dirs); do
 	if [ "${#only[@]}" -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$n"; then
 		continue
 	fi
-	if [ ! -f "$d/tree/kernel/locking/qspinlock.c" ]; then
-		say "step $n: no kernel/locking/qspinlock.c (no queued spinlock yet); not in the lab"
+	if [ "$(expect_field "$n" x86_64 7)" = - ]; then
+		say "step $n: no queued spinlock yet (common/expect.tsv); not in the lab"
 		continue
 	fi
+	[ -f "$d/tree/kernel/locking/qspinlock.c" ] ||
+		die "common/expect.tsv runs step $n in the lab, but steps/$(basename "$d") has no kernel/locking/qspinlock.c"
 	steps+=("$n")
-	types=$d/tree/include/asm-generic/qspinlock_types.h
-	variants=(nr64)
-	switch=0
-	if grep -q 'CONFIG_NR_CPUS' "$types"; then
-		variants+=(nr16k)
-		switch=1
-	fi
-	req=queue,idx1,idx2,idx3,tailmax
-	grep -q '_Q_PENDING_VAL' "$types" && req=pending,$req
-	for variant in "${variants[@]}"; do
+	for variant in nr64 nr16k; do
 		for arch in x86_64 sparc64; do
+			req=$(expect_field "$n" "$arch" 7)
+			has16k=0
+			[ "$(expect_field "$n" "$arch" 6)" != nr16k ] || has16k=1
+			[ "$variant" = nr64 ] || [ "$has16k" -eq 1 ] || continue
 			tag=$(printf 'step-%02d %s %s' "$n" "$variant" "$arch")
 			name=$(printf '%02d-%s-%s' "$n" "$variant" "$arch")
 			say "lab $tag: build and run"
@@ -95,7 +95,7 @@ for d in $(step_dirs); do
 			if bin=$(build "$d/tree" "$variant" "$arch" "$name"); then
 				v=$(run "$bin" "$arch" "$tag" "$req")
 				if [[ $v == *": PASS "* ]] &&
-					! check_layout "$LAB/$name/run.log" "$variant" "$switch"; then
+					! check_layout "$LAB/$name/run.log" "$variant" "$has16k"; then
 					v="lab $tag: FAIL the binary does not report the $variant layout (log: build/lab/$name/run.log)"
 				fi
 			else
@@ -114,16 +114,15 @@ for d in $(step_dirs); do
 done
 [ "${#steps[@]}" -gt 0 ] || die "no step with a queued spinlock selected"
 
-# Negative controls, on the newest step: the same driver must judge them
-# FAIL, for what the break does.  A build that fails, no verdict, or a
+# Negative controls, where the table's controls column names them: the
+# same driver must judge them FAIL, for what the break does.  A build that fails, no verdict, or a
 # FAIL for want of contention ("no evidence") does not count: the run
 # asks for a queue, so it goes on until the broken lock is contended.
-last=$(step_dirs | tail -1)
-ln=$((10#$(basename "$last" | cut -c1-2)))
 controls=()
-control() { # name arch want-regex extra-cflags...
-	local cname=$1 arch=$2 want=$3 tag name bin v
-	shift 3
+control() { # name step arch want-regex extra-cflags...
+	local cname=$1 ln=$2 arch=$3 want=$4 tag name bin v last
+	shift 4
+	last=$(step_dir "$ln")
 	tag=$(printf 'control-%s step-%02d nr64 %s' "$cname" "$ln" "$arch")
 	name=$(printf 'control-%s-%02d-%s' "$cname" "$ln" "$arch")
 	say "lab $tag: must be judged FAIL"
@@ -142,15 +141,27 @@ control() { # name arch want-regex extra-cflags...
 	printf '%s\n' "$v"
 	controls+=("$v")
 }
-control cmpxchg x86_64 "took it while|owner became|locked byte is clear|lost=" \
-	-DLAB_BROKEN_CMPXCHG_ACQUIRE
-if grep -q CONFIG_CPU_BIG_ENDIAN "$last/tree/include/asm-generic/qspinlock_types.h"; then
-	# The little-endian union on a big-endian CPU: the byte and halfword
-	# stores land in the wrong parts of the word, and the lock breaks or
-	# names a tail of a CPU that does not exist.
-	control le-layout sparc64 "took it while|owner became|locked byte is clear|lost=|which no thread is|threads still running" \
-		-UCONFIG_CPU_BIG_ENDIAN
-fi
+while read -r cn ca cl; do
+	printf '%s\n' "${steps[@]}" | grep -qx "$cn" || continue
+	for c in ${cl//,/ }; do
+		case $c in
+		cmpxchg)
+			control cmpxchg "$cn" "$ca" "took it while|owner became|locked byte is clear|lost=" \
+				-DLAB_BROKEN_CMPXCHG_ACQUIRE
+			;;
+		le-layout)
+			# The little-endian union on a big-endian CPU: the byte and
+			# halfword stores land in the wrong parts of the word, and
+			# the lock breaks or names a tail of a CPU that does not
+			# exist.  A step without the big-endian union builds the
+			# same binary, which passes: the control fails.
+			control le-layout "$cn" "$ca" "took it while|owner became|locked byte is clear|lost=|which no thread is|threads still running" \
+				-UCONFIG_CPU_BIG_ENDIAN
+			;;
+		*) die "common/expect.tsv: step $cn $ca: no lab control '$c' (cmpxchg, le-layout)" ;;
+		esac
+	done
+done < <(awk '!/^#/ && $8 != "-" { print $1, $2, $8 }' "$TOP/common/expect.tsv")
 
 echo
 echo "Userspace lock lab ($([ "$short" -eq 1 ] && echo short || echo full)): x86_64 $thr_x86 threads ${ms_x86}ms (up to ${max_x86}ms), sparc64 $thr_sparc threads ${ms_sparc}ms (up to ${max_sparc}ms) under $QEMU_SPARC64"

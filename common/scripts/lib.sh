@@ -180,6 +180,17 @@ expect_field() {
 		'!/^#/ && $1 == s && $2 == a { print $c }' "$TOP/common/expect.tsv"
 }
 
+# table_stages COLUMN [ARCH]: the stages whose row on ARCH (x86_64) has
+# a value other than "-" in that column of common/expect.tsv, on one line.
+table_stages() {
+	awk -v c="$1" -v a="${2:-x86_64}" '!/^#/ && $2 == a && $c != "-" { printf "%s%s", sep, $1; sep = " " }' \
+		"$TOP/common/expect.tsv"
+}
+
+# lab_steps: the steps with a queued spinlock, which the lab and the
+# lock checker run (the lab column).
+lab_steps() { table_stages 7; }
+
 # src_id STAGE: the name of a stage's source and object trees under
 # build/src: NN for step N, NN-m-NAME for N+NAME, "today".
 src_id() {

@@ -20,7 +20,7 @@ cd "$TOP"
 MODELS_ALL="sc tso weak"
 usage() {
 	die "usage: $0 [--short] [--models \"$MODELS_ALL\"] [--configs \"NAME...\"] [step...]
-       (steps with a queued spinlock: 1..8, and today; configurations: $(plan_names | tr '\n' ' ')litmus audit)"
+       (steps with a queued spinlock: $(lab_steps), and today; configurations: $(plan_names | tr '\n' ' ')litmus audit)"
 }
 plan_names() { grep -v '^#' common/verify/plan.tsv | cut -f1; }
 
@@ -42,9 +42,9 @@ while [ $# -gt 0 ]; do
 	-*) die "verify: unknown option '$1'" ;;
 	today) only+=(today) ;;
 	*)
-		d=$(step_dir "$1")
-		[ -f "$d/tree/kernel/locking/qspinlock.c" ] ||
-			die "verify: step $((10#$1)) has no queued spinlock; the checker runs steps with one: $(for s in $(step_dirs); do [ -f "$s/tree/kernel/locking/qspinlock.c" ] && printf '%s ' "$((10#$(basename "$s" | cut -c1-2)))"; done)"
+		step_dir "$1" >/dev/null
+		[ "$(expect_field "$1" x86_64 7)" != - ] ||
+			die "verify: step $((10#$1)) has no queued spinlock; the checker runs steps with one: $(lab_steps)"
 		only+=("$((10#$1))")
 		;;
 	esac
@@ -187,9 +187,11 @@ for d in $(step_dirs) today; do
 		# 6.1's own lock has both layouts too (the one-bit one above 16K CPUs).
 		variants="nr64 nr16k"
 	else
-		[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
+		[ "$(expect_field "$n" x86_64 7)" != - ] || continue
+		[ -f "$d/tree/kernel/locking/qspinlock.c" ] ||
+			die "common/expect.tsv gives step $n a queued spinlock, but steps/$(basename "$d") has no kernel/locking/qspinlock.c"
 		variants=nr64
-		grep -q CONFIG_NR_CPUS "$d/tree/include/asm-generic/qspinlock_types.h" && variants="nr64 nr16k"
+		[ "$(expect_field "$n" x86_64 6)" != nr16k ] || variants="nr64 nr16k"
 	fi
 	for v in $variants; do
 		while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
