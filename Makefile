@@ -32,12 +32,13 @@ help:
 	@echo "  make check         fast checks, no kernel build: verdict tests, snapshots, checkpatch, shellcheck"
 	@echo "  make test          make check, the book, the lab (short), every step and today, a smoke bench,"
 	@echo "                     and the negative controls: what CI runs"
-	@echo "  make bench         steps 0, 2-8 and today at 1, 2, 4 vCPUs, REPS=3 interleaved: table, CSV, plot"
+	@echo "  make bench         $$(. $(SCRIPTS)/lib.sh; table_stages 9 | sed 's/\([0-9][0-9]*\)/step-\1/g') at 1, 2, 4 vCPUs, REPS=3 interleaved: table, CSV, plot"
 	@echo "  make bench-record  copy the last full bench and lab-bench results into book/bench/"
-	@echo "  make mutants       boot step 7 unmutated, then with each bug of common/mutants/; print the kill table"
-	@echo "  make recheck       judge every recorded boot in build/runs/ again (RUNS=\"dir ...\" for some)"
+	@echo "  make mutants       boot step $$(cat common/mutants/base-step) unmutated, then with each bug of common/mutants/; print the kill table"
+	@echo "  make recheck       judge every recorded boot in build/runs/ again (RUNS=\"dir ...\" for some; UPDATE=1 records"
+	@echo "                     the new verdicts, otherwise the recorded ones stay)"
 	@echo "  make book          render book/ to HTML and EPUB in build/book/"
-	@echo "  make verify        the lock checker: steps 1..8 and today on simulated CPUs, every interleaving of small"
+	@echo "  make verify        the lock checker: steps $$(. $(SCRIPTS)/lib.sh; lab_steps | tr ' ' ',') and today on simulated CPUs, every interleaving of small"
 	@echo "                     configurations (and PCT for large ones) under SC, TSO and a weak model, its litmus"
 	@echo "                     tests and audit, then its kill table"
 	@echo "  make verify-N      the lock checker on step N only, or on 6.1's own lock (verify-today)"
@@ -92,7 +93,7 @@ export-series:
 	@$(SCRIPTS)/export-series.sh
 
 deps:
-	@$(SCRIPTS)/deps.sh kernel x86_64 sparc64 check book lab bench verify lint && echo "deps: OK"
+	@$(SCRIPTS)/deps.sh kernel x86_64 sparc64 check book screens lab bench verify lint && echo "deps: OK"
 
 check:
 	@$(SCRIPTS)/check.sh
@@ -113,7 +114,7 @@ mutants:
 	@$(SCRIPTS)/mutants.sh $(MUTANTS)
 
 recheck:
-	@$(SCRIPTS)/recheck.sh $(RUNS)
+	@$(SCRIPTS)/recheck.sh $(if $(UPDATE),--update) $(RUNS)
 
 book:
 	@$(SCRIPTS)/book.sh

@@ -3,12 +3,14 @@
 #   MODE test:  run the torture plan in a fresh run directory,
 #               build/runs/ID (see run_id in lib.sh): its inputs
 #               (run.env), the QEMU command line (qemu.cmd), the console
-#               alone (console.log) and how QEMU ended (qemu.status).
+#               alone (console.log), what QEMU itself printed
+#               (qemu.stderr) and how QEMU ended (qemu.status).
 #               The reader sees the torture statistics as they come; QEMU
-#               is killed after the plan's time plus GRACE seconds.
+#               is killed after the plan's time plus QSL_GRACE seconds
+#               (default 120).
 #               Prints the run directory.
 #   MODE shell: an interactive busybox shell on the guest (Ctrl-A X quits).
-# Environment: CPUS, DURATION, PLAN, QSLTORTURE, GRACE, KVM=1 (opt-in).
+# Environment: CPUS, DURATION, PLAN, QSLTORTURE, QSL_GRACE, KVM=1 (opt-in).
 set -eu
 . "$(dirname "$0")/../common/scripts/lib.sh"
 
@@ -25,7 +27,8 @@ esac
 DURATION=${DURATION:-15}
 PLAN=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
 QSLTORTURE=${QSLTORTURE:-on}
-GRACE=${GRACE:-120}
+GRACE=${QSL_GRACE:-120}
+check_number QSL_GRACE "$GRACE" 10 3600
 check_number CPUS "$CPUS" 1 8
 check_number DURATION "$DURATION" 1 3600
 ACCEL=tcg,thread=multi
@@ -62,7 +65,7 @@ echo >>"$dir/qemu.cmd"
 say "booting step $n ($arch, $CPUS vCPUs, ${ACCEL%%,*}) - plan $PLAN, ${DURATION} s each; hard limit ${limit} s (run: ${dir#"$TOP"/})"
 start=$(now)
 timeout -k 10 "$limit" "$QEMU_BIN" "${QEMU_ARGS[@]}" \
-	-display none -monitor none -serial stdio </dev/null >"$log" 2>&1 &
+	-display none -monitor none -serial stdio </dev/null >"$log" 2>"$dir/qemu.stderr" &
 qpid=$!
 # Show the reader what matters as it comes: our lines, torture statistics,
 # and anything that looks bad.
@@ -80,4 +83,8 @@ if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	rc=timeout
 fi
 printf 'exit=%s elapsed=%s limit=%s\n' "$rc" "$elapsed" "$limit" >"$dir/qemu.status"
+if [ "$rc" != 0 ] && [ -s "$dir/qemu.stderr" ]; then
+	say "QEMU (exit $rc) said:"
+	sed 's/^/    | /' "$dir/qemu.stderr" | tail -5 >&2
+fi
 printf '%s\n' "$dir"

@@ -1,29 +1,20 @@
 #!/bin/bash
 # check.sh: everything that needs no kernel build, in well under a minute.
-# Prints one line per check and "check: N passed, N failed".
+# Prints one KTAP line per check (ktap_begin in lib.sh) and ends
+# "check: N passed, N failed".
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
-"$TOP/common/scripts/deps.sh" kernel check
+"$TOP/common/scripts/deps.sh" kernel check book
 
-pass=0 failed=0
-result() { # name rc detail-file
-	if [ "$2" -eq 0 ]; then
-		pass=$((pass + 1))
-		printf 'ok     %s\n' "$1"
-	else
-		failed=$((failed + 1))
-		printf 'FAILED %s\n' "$1"
-		sed 's/^/       /' "$3" | tail -25
-	fi
-}
+ktap_begin check
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 run() { # name command...
 	local name=$1 rc=0
 	shift
 	"$@" >"$out" 2>&1 || rc=$?
-	result "$name" "$rc" "$out"
+	ktap_result "$rc" "$name" "$out"
 }
 
 run "shellcheck: every script" shellcheck -x -P SCRIPTDIR \
@@ -37,7 +28,9 @@ run "expectation table: common/expect.tsv agrees with the steps, doctored tables
 #    by its globs (kernel/locking/, arch/*/include/asm/spinlock*.h, ...).
 #  NEW_TYPEDEFS: <linux/spinlock_types_raw.h> requires the architecture
 #    to provide the type arch_spinlock_t; the series defines it once.
-for p in $(series_upto 99); do
+patches=()
+series_into patches 99
+for p in "${patches[@]}"; do
 	run "checkpatch: ${p#"$TOP"/}" perl "$PRISTINE/scripts/checkpatch.pl" --root="$PRISTINE" \
 		--ignore FILE_PATH_CHANGES,NEW_TYPEDEFS -q "$p"
 done
@@ -66,9 +59,10 @@ run "checkpatch: the lock checker's C (common/verify)" \
 run "guest init: common/guest/init.c builds with -Wall -Wextra -Werror" \
 	gcc -static -O2 -Wall -Wextra -Werror -o "$BUILD/tools/init-check" common/guest/init.c
 run "bad input: make step-42, bench and lab-bench with bad values stop with a clear message" common/tests/bad-input.sh
-run "a broken step directory (two patches, two directories of one number) stops series, diff, step, verify, snapshots, edit-series, check" common/tests/broken-step.sh
+run "a broken step directory (two patches, two directories of one number) stops every command that reads the series" common/tests/broken-step.sh
 run "the lock checker's audit catches a store and a load that escape the instrumentation" common/tests/verify-audit.sh
+run "book filter: every include.lua selection on the steps' files, every misuse stops pandoc" common/tests/book-filter.sh
+run "book: a chapter per step, HTML and EPUB render, every include, link and image resolves" common/tests/book.sh
 run "the cost model's claims: the recorded results pass, doctored ones fail the claim they attack" common/tests/sim-claims.sh
 
-echo "check: $pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+ktap_end

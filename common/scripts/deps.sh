@@ -11,7 +11,8 @@ pkgs_for() {
 	x86_64) echo "qemu-system-x86 busybox-static" ;;
 	sparc64) echo "gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-system-sparc" ;;
 	check) echo "shellcheck perl gcc" ;;
-	book) echo "pandoc graphviz" ;;
+	book) echo "pandoc graphviz patch" ;;
+	screens) echo "chromium" ;;
 	bench) echo "gnuplot-nox" ;;
 	lab) echo "gcc gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-user-static" ;;
 	verify) echo "gcc binutils" ;;

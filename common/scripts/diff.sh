@@ -11,7 +11,8 @@ if [ "$n" -eq 0 ]; then
 	old=$BUILD/diff-pristine
 	rm -rf "$old"
 	mkdir -p "$old"
-	mapfile -t all < <(series_upto 99)
+	all=()
+	series_into all 99
 	patch_files "${all[@]}" | while read -r f; do
 		if [ -f "$PRISTINE/$f" ]; then
 			mkdir -p "$old/$(dirname "$f")"
@@ -23,7 +24,9 @@ else
 	old=$(step_dir $((n - 1)))/tree
 	label=$(basename "$(dirname "$old")")
 fi
-say "diff -ruN $label $(basename "$dir")  ($(patch_subject "$(step_patch "$dir")"))"
+patch=$(step_patch "$dir")
+subject=$(patch_subject "$patch")
+say "diff -ruN $label $(basename "$dir")  ($subject)"
 cd "$TOP"
 rc=0
 diff -ruN "${old#"$TOP"/}" "steps/$(basename "$dir")/tree" || rc=$?

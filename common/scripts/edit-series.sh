@@ -29,7 +29,9 @@ git tag pristine
 # files a step creates.  Drop that rule in the work tree only.
 sed -i '/^\/\*$/d; /^!\/debian\/$/d' .gitignore
 git update-index --skip-worktree .gitignore
-for p in $(series_upto 99); do
+patches=()
+series_into patches 99
+for p in "${patches[@]}"; do
 	say "applying $(basename "$p")"
 	git am -q --keep-cr "$p" || die "git am failed on $p"
 done

@@ -14,8 +14,10 @@ extra=${3:-}
 n=$(stage "$n")
 "$TOP/common/scripts/pristine.sh"
 
-mapfile -t all < <(series_upto 99)
-mapfile -t mine < <(series_upto "$n")
+all=()
+series_into all 99
+mine=()
+series_into mine "$n"
 
 rm -rf "$dest"
 mkdir -p "$dest"

@@ -99,8 +99,20 @@ build() {
 	echo "$out/lab"
 }
 
-# run BIN ARCH TAG REQUIRED: prints the driver's verdict line; a run that
-# ends without one (a hang past its limit, a crash) is a FAIL line too.
+# lab_verdict BIN: the verdict file of BIN's last run (PASS, FAIL, ERROR).
+lab_verdict() { run_file "$(dirname "$1")" verdict; }
+
+# run BIN ARCH TAG REQUIRED: runs the driver and prints its verdict line.
+# Like a boot's run directory, the binary's directory then holds
+#   verdict  PASS, FAIL (the lock failed) or ERROR (the harness could not
+#            run the program: never a kill)
+#   reason   one line: what failed, or the PASS line's counters
+#   run.log  the command and everything the driver printed
+# Consumers read those files, never the sentence.  A run that started
+# (its first line, the layout, was printed) and ended without a verdict
+# (a hang past its limit, a crash of the lock's program) is a FAIL; one
+# that never started (no such program, not executable, the emulator
+# missing or dying before the driver printed anything) is an ERROR.
 # shellcheck disable=SC2154 # the run lengths are set by the sourcing script
 run() {
 	local bin=$1 arch=$2 tag=$3 req=$4 ms max thr log v rc
@@ -114,11 +126,22 @@ run() {
 	echo "+ ${cmd[*]}" >"$log"
 	rc=0
 	timeout -k 5 $((max / 1000 + grace + 30)) "${cmd[@]}" >>"$log" 2>&1 || rc=$?
-	if ! v=$(grep -E "^lab $tag: (PASS|FAIL)" "$log" | tail -1); then
+	local dir verdict
+	dir=$(dirname "$bin")
+	if v=$(grep -E "^lab $tag: (PASS|FAIL)" "$log" | tail -1); then
+		verdict=${v#lab "$tag": }
+		verdict=${verdict%% *}
+	elif ! grep -qE "^lab $tag: threads=" "$log"; then
+		verdict=ERROR
+		v="lab $tag: ERROR the program did not start, exit status $rc (log: ${log#"$TOP"/})"
+	else
+		verdict=FAIL
 		case $rc in
 		124 | 137) v="lab $tag: FAIL hang: no verdict within $((max / 1000 + grace + 30)) s, killed (log: ${log#"$TOP"/})" ;;
 		*) v="lab $tag: FAIL no verdict line, exit status $rc (log: ${log#"$TOP"/})" ;;
 		esac
 	fi
+	printf '%s\n' "$verdict" >"$dir/verdict"
+	printf '%s\n' "${v#lab "$tag": "$verdict" }" >"$dir/reason"
 	printf '%s\n' "$v"
 }

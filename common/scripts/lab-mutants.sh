@@ -39,7 +39,14 @@ step=$(mutant_base_step)
 sdir=$(step_dir "$step")
 rows=$(mutant_rows "${want[@]}")
 mapfile -t rows <<<"$rows"
-req=pending,queue,idx1,idx2,idx3,tailmax
+# The evidence each run must show: the base step's lab column.
+declare -A req
+for arch in x86_64 sparc64; do
+	req[$arch]=$(expect_field "$step" "$arch" 7)
+	case ${req[$arch]} in
+	'' | -) die "common/expect.tsv runs step $step ($arch) outside the lab, but common/mutants/base-step names it" ;;
+	esac
+done
 
 # The unmutated step first: if it does not pass here, no kill means much.
 table=()
@@ -74,11 +81,17 @@ for row in base$'\t'- "${rows[@]}"; do
 			continue
 		fi
 		s=$(now)
-		v=$(run "$bin" "$arch" "$tag" "$req")
+		v=$(run "$bin" "$arch" "$tag" "${req[$arch]}")
 		el=$(($(now) - s))
-		case $v in
-		*": PASS "*) res+=("PASS(${el}s)") ;;
-		*) res+=("FAIL(${el}s)") first="${first:-$arch: ${v#*: FAIL }}" ;;
+		case $(lab_verdict "$bin") in
+		PASS) res+=("PASS(${el}s)") ;;
+		FAIL) res+=("FAIL(${el}s)") first="${first:-$arch: $(run_file "$(dirname "$bin")" reason)}" ;;
+		*)
+			# The harness could not run it: never a kill.
+			res+=(ERROR)
+			first="${first:-$arch: $(run_file "$(dirname "$bin")" reason)}"
+			errors=$((errors + 1))
+			;;
 		esac
 		printf '    %s\n' "$v" >&2
 	done
@@ -91,6 +104,8 @@ for row in base$'\t'- "${rows[@]}"; do
 	if [ "${res[0]#FAIL}" != "${res[0]}" ] || [ "${res[1]#FAIL}" != "${res[1]}" ]; then
 		verdict=killed
 		killed=$((killed + 1))
+	elif [ "${res[0]}" = ERROR ] || [ "${res[1]}" = ERROR ]; then
+		verdict=error # counted in errors above: neither a kill nor a survivor
 	else
 		verdict=survived
 		survived=$((survived + 1))

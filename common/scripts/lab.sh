@@ -15,7 +15,8 @@
 # driver: a non-atomic cmpxchg_acquire() on x86_64, and the little-endian
 # layout of the lock word on big-endian sparc64.  The table, not the text
 # of a patch, says what runs: a reworded patch fails a check instead of
-# turning one off.  Ends with "lab: N passed, N failed".
+# turning one off.  Ends with the KTAP block of every run (lib.sh) and
+# "lab: N passed, N failed".
 #
 # --short: shorter runs, fewer threads under qemu-user (make test).
 set -eu
@@ -50,11 +51,7 @@ thr_x86=4 thr_sparc=4
 # shellcheck source=common/scripts/lab-lib.sh
 . "$TOP/common/scripts/lab-lib.sh"
 
-pass=0 failed=0
 rows=()
-record() { # ok? line
-	if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else failed=$((failed + 1)); fi
-}
 
 # The layout a binary reports must be the one its variant asks for.
 check_layout() { # log variant has-nr16k
@@ -94,21 +91,21 @@ for d in $(step_dirs); do
 			s=$(now)
 			if bin=$(build "$d/tree" "$variant" "$arch" "$name"); then
 				v=$(run "$bin" "$arch" "$tag" "$req")
-				if [[ $v == *": PASS "* ]] &&
+				verdict=$(lab_verdict "$bin")
+				if [ "$verdict" = PASS ] &&
 					! check_layout "$LAB/$name/run.log" "$variant" "$has16k"; then
+					verdict=FAIL
 					v="lab $tag: FAIL the binary does not report the $variant layout (log: build/lab/$name/run.log)"
 				fi
 			else
-				v="lab $tag: FAIL $bin"
+				verdict=ERROR
+				v="lab $tag: ERROR $bin"
 			fi
 			v="$v [$(($(now) - s))s]"
 			printf '%s\n' "$v"
-			case $v in *": PASS "*) record 0 ;; *) record 1 ;; esac
+			if [ "$verdict" = PASS ]; then ktap_defer 0 "$v"; else ktap_defer 1 "$v"; fi
 			rows+=("$v")
-			case $v in
-			*": PASS "*) cell[$n-$variant-$arch]=PASS ;;
-			*) cell[$n-$variant-$arch]=FAIL ;;
-			esac
+			cell[$n-$variant-$arch]=$verdict
 		done
 	done
 done
@@ -118,28 +115,30 @@ done
 # same driver must judge them FAIL, for what the break does.  A build that fails, no verdict, or a
 # FAIL for want of contention ("no evidence") does not count: the run
 # asks for a queue, so it goes on until the broken lock is contended.
-controls=()
 control() { # name step arch want-regex extra-cflags...
-	local cname=$1 ln=$2 arch=$3 want=$4 tag name bin v last
+	local cname=$1 ln=$2 arch=$3 want=$4 tag name bin v last verdict reason
 	shift 4
 	last=$(step_dir "$ln")
 	tag=$(printf 'control-%s step-%02d nr64 %s' "$cname" "$ln" "$arch")
 	name=$(printf 'control-%s-%02d-%s' "$cname" "$ln" "$arch")
 	say "lab $tag: must be judged FAIL"
+	verdict=ERROR reason=
 	if bin=$(build "$last/tree" nr64 "$arch" "$name" "$@"); then
+		# The control's run asks for contention only: the break shows there.
 		v=$(run "$bin" "$arch" "$tag" pending,queue)
+		verdict=$(lab_verdict "$bin")
+		reason=$(run_file "$(dirname "$bin")" reason)
 	else
 		v="lab $tag: build failed: $bin"
 	fi
-	if [[ $v =~ :\ FAIL\ .*($want) ]] && [[ $v != *": FAIL no evidence"* ]]; then
-		record 0
-		v="ok     $tag: judged FAIL as it must be - ${v#*: FAIL }"
+	if [ "$verdict" = FAIL ] && [[ $reason =~ $want ]] && [[ $reason != "no evidence"* ]]; then
+		v="$tag: judged FAIL as it must be - $reason"
+		ktap_defer 0 "$v"
 	else
-		record 1
-		v="FAILED $tag: expected a FAIL ($want), got: ${v#lab "$tag": }"
+		v="$tag: expected a FAIL ($want), got: ${v#lab "$tag": }"
+		ktap_defer 1 "$v"
 	fi
 	printf '%s\n' "$v"
-	controls+=("$v")
 }
 while read -r cn ca cl; do
 	printf '%s\n' "${steps[@]}" | grep -qx "$cn" || continue
@@ -173,7 +172,5 @@ for n in "${steps[@]}"; do
 			"${cell[$n-$variant-x86_64]}" "${cell[$n-$variant-sparc64]}"
 	done
 done
-echo
-printf '  %s\n' "${rows[@]}" "${controls[@]}"
-echo "lab: $pass passed, $failed failed ($(($(now) - t0))s)"
-[ "$failed" -eq 0 ]
+echo "# $(($(now) - t0)) s"
+ktap_replay lab

@@ -2,6 +2,13 @@
 # Shared helpers for every script in common/scripts and qemu/.
 # Source it; it sets TOP, BUILD, KVER and PRISTINE.
 
+# A die() inside $(...) ends only that subshell; with inherit_errexit the
+# subshell's failure is the substitution's status, and an assignment
+# x=$(...) then stops the caller under set -e.  A substitution inside
+# another command's arguments, a for list or < <(...) would still lose
+# it: the scripts assign first (series_into, below), never nest.
+shopt -s inherit_errexit
+
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${QSL_BUILD:-$TOP/build}
 KVER=$(cat "$TOP/common/kernel-version")
@@ -113,9 +120,13 @@ stage_title() {
 		printf 'today: the pristine %s tree, 6.1'"'"'s own qspinlock (no patch)\n' "$KVER"
 	else
 		local d m
-		d=$(step_dir "$(stage_step "$1")")
+		local s p subj
+		s=$(stage_step "$1")
+		d=$(step_dir "$s")
+		p=$(step_patch "$d")
+		subj=$(patch_subject "$p")
 		m=$(stage_mutant "$1")
-		printf 'step %s: %s - %s%s\n' "$1" "$(basename "$d")" "$(patch_subject "$(step_patch "$d")")" \
+		printf 'step %s: %s - %s%s\n' "$1" "$(basename "$d")" "$subj" \
 			"${m:+, plus the mutant common/mutants/$m.patch}"
 	fi
 }
@@ -139,6 +150,17 @@ series_upto() {
 		[ "$((10#$(basename "$d" | cut -c1-2)))" -le "$((10#$n))" ] || break
 		step_patch "$d"
 	done
+}
+
+# series_into NAME STAGE: the array NAME gets the lines of series_upto
+# STAGE.  Assigned, not read from < <(...), so that its error stops the
+# caller.
+series_into() {
+	local -n _series=$1
+	local _s
+	_s=$(series_upto "$2")
+	_series=()
+	[ -z "$_s" ] || mapfile -t _series <<<"$_s"
 }
 
 # Files a patch touches (old and new names), one per line.
@@ -208,6 +230,7 @@ src_id() {
 #                 plan, qsltorture, accel (qemu/run.sh)
 #   qemu.cmd      the QEMU command line, shell-quoted
 #   console.log   the guest's serial console, nothing else
+#   qemu.stderr   what QEMU itself printed (warnings, a failure to start)
 #   qemu.status   exit=N or exit=timeout, elapsed=S, limit=S (one line)
 #   expect.env    what the judge was asked to see: label, lock, paths
 #   verdict       PASS, FAIL (the lock or the kernel failed) or ERROR (the
@@ -257,6 +280,54 @@ run_metric() {
 BADNESS_RE='\<BUG\>|WARNING:|Oops|Call Trace|Kernel panic|general protection fault|Unable to handle|detected stall|self-detected stall|Stall ended|soft lockup|hard LOCKUP|blocked for more than|hung_task|lockdep|possible recursive locking|inconsistent lock state|circular locking|DEADLOCK|Attempted to kill init'
 
 now() { date +%s; }
+
+# One result format for every harness of make check and make test: KTAP,
+# the kernel's test output format (Documentation/dev-tools/ktap.rst), so
+# that kernel CI tools can read it, closed by the plain line CI reads.
+#   KTAP version 1
+#   ok 1 description
+#   not ok 2 description
+#     # what the failed check printed (its last 25 lines)
+#   1..2
+#   NAME: 1 passed, 1 failed
+# ktap_begin NAME; ktap_result RC DESCRIPTION [DETAIL-FILE] for each check
+# (printed at once); ktap_end prints the plan and the closing line and
+# returns 0 only if nothing failed.
+ktap_begin() {
+	KTAP_NAME=$1 KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0
+	echo "KTAP version 1"
+}
+ktap_result() { # RC DESCRIPTION [DETAIL-FILE]
+	KTAP_N=$((KTAP_N + 1))
+	if [ "$1" -eq 0 ]; then
+		KTAP_PASS=$((KTAP_PASS + 1))
+		printf 'ok %d %s\n' "$KTAP_N" "$2"
+	else
+		KTAP_FAIL=$((KTAP_FAIL + 1))
+		printf 'not ok %d %s\n' "$KTAP_N" "$2"
+		if [ -n "${3:-}" ] && [ -s "$3" ]; then
+			tail -25 "$3" | sed 's/^/  # /'
+		fi
+	fi
+}
+ktap_end() {
+	printf '1..%d\n' "$KTAP_N"
+	printf '%s: %d passed, %d failed\n' "$KTAP_NAME" "$KTAP_PASS" "$KTAP_FAIL"
+	[ "$KTAP_FAIL" -eq 0 ]
+}
+# A harness whose checks print long output of their own (test.sh, the lab)
+# keeps its results for the end: ktap_defer RC DESCRIPTION for each, then
+# ktap_replay NAME prints the whole KTAP block and returns as ktap_end.
+KTAP_DEFERRED=()
+ktap_defer() { KTAP_DEFERRED+=("$1"$'\t'"$2"); }
+ktap_replay() {
+	local r
+	ktap_begin "$1"
+	for r in "${KTAP_DEFERRED[@]}"; do
+		ktap_result "${r%%$'\t'*}" "${r#*$'\t'}"
+	done
+	ktap_end
+}
 
 # field NAME LINE: the value of NAME=value on a line of key=value words
 # (qsl_torture's RESULT line, the lab benchmark's line); empty if absent.

@@ -8,7 +8,9 @@ set -eu
 out=$BUILD/series
 rm -rf "$out"
 mkdir -p "$out"
-for p in $(series_upto 99); do
+patches=()
+series_into patches 99
+for p in "${patches[@]}"; do
 	cp "$p" "$out/"
 	basename "$p" >>"$out/series"
 done

@@ -60,7 +60,10 @@ for d in $(step_dirs); do
 	[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
 	locks+=("step-$((10#$(basename "$d" | cut -c1-2)))")
 done
-locks+=(step-7-nr16k today)
+# The one-bit layout, of the first step the expectation table gives it.
+nr16k=$(table_stages 6 | cut -d" " -f1)
+[ -z "$nr16k" ] || locks+=("step-$nr16k-nr16k")
+locks+=(today)
 if [ -n "${SIM_LOCKS:-}" ]; then
 	want=()
 	for l in $SIM_LOCKS; do
@@ -90,8 +93,15 @@ for l in "${locks[@]}"; do
 	case $l in
 	ticket | ttas | mcs) r=$(build_other "$l") ;;
 	today) r=$(build "$PRISTINE" nr64 sim-today) ;;
-	step-7-nr16k) r=$(build "$(step_dir 7)/tree" nr16k sim-step-7-nr16k) ;;
-	step-*) r=$(build "$(step_dir "${l#step-}")/tree" nr64 "sim-$l") ;;
+	step-*-nr16k)
+		s=${l#step-}
+		sdir=$(step_dir "${s%-nr16k}")
+		r=$(build "$sdir/tree" nr16k "sim-$l")
+		;;
+	step-*)
+		sdir=$(step_dir "${l#step-}")
+		r=$(build "$sdir/tree" nr64 "sim-$l")
+		;;
 	esac || die "sim: $l $r"
 	bin[$l]=$r
 done

@@ -26,7 +26,8 @@ if [ ! -f "$src/.qsl-files" ]; then
 	: >"$src/.qsl-files"
 fi
 
-mapfile -t all < <(series_upto 99)
+all=()
+series_into all 99
 { patch_files "${all[@]}"; cat "$src/.qsl-files"; } | sort -u | while read -r f; do
 	if [ -f "$ovl/$f" ]; then
 		want=$ovl/$f
@@ -46,4 +47,6 @@ mapfile -t all < <(series_upto 99)
 	fi
 done
 patch_files "${all[@]}" >"$src/.qsl-files"
-say "build/src/$nn is pristine $KVER + $(series_upto "$n" | wc -l) patch(es)${m:+ + mutant $m}"
+mine=()
+series_into mine "$n"
+say "build/src/$nn is pristine $KVER + ${#mine[@]} patch(es)${m:+ + mutant $m}"

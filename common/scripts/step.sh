@@ -12,9 +12,9 @@
 #
 # --tag TAG names the run directory apart from the stage's default run
 # (build/runs/ID-TAG): the negative controls, the mutant table's base.
-# Environment: DURATION (s per torture run), CPUS, PLAN, QSLTORTURE,
-# EXPECT=lock (override the expected lock, for negative controls); the
-# Makefile passes CPUS and PLAN from its command line only.
+# Environment: DURATION (s per torture run), CPUS, PLAN, QSLTORTURE; the
+# Makefile passes CPUS and PLAN from its command line only.  What the
+# judge requires comes from common/expect.tsv alone.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -42,20 +42,29 @@ for a in "${arches[@]}"; do
 	expected_lock "$n" "$a" >/dev/null
 done
 
-"$TOP/common/scripts/deps.sh" kernel "${arches[@]}"
-say "$(stage_title "$n")"
-"$TOP/common/scripts/source.sh" "$n"
+# Every boot's run directory is emptied before any work, so that nothing
+# of an earlier run of the same ID can be read as this one's, whatever
+# stops this command; a failure before the boots is recorded as ERROR.
+for a in "${arches[@]}"; do
+	run_fresh "$(run_dir "$n" "$a" "$tag")"
+done
+title=$(stage_title "$n")
+say "$title"
+if ! "$TOP/common/scripts/deps.sh" kernel "${arches[@]}" || ! "$TOP/common/scripts/source.sh" "$n"; then
+	for a in "${arches[@]}"; do
+		run_error "$(run_dir "$n" "$a" "$tag")" "$(stage_label "$n") $a" \
+			"the packages or the stage's source could not be prepared (see the error above)"
+	done
+	exit 1
+fi
 
 rc=0
 verdicts=()
 for a in "${arches[@]}"; do
-	lock=${EXPECT:-$(expected_lock "$n" "$a")}
+	lock=$(expected_lock "$n" "$a")
 	plan=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
 	label="$(stage_label "$n") $a"
-	# This boot's run directory: emptied now, so that nothing of an
-	# earlier run of the same ID can be read as this one's.
 	dir=$(run_dir "$n" "$a" "$tag")
-	run_fresh "$dir"
 	if ! "$TOP/common/scripts/build.sh" "$n" "$a" || ! "$TOP/common/scripts/initramfs.sh" "$n" "$a"; then
 		verdicts+=("$(run_error "$dir" "$label" "the kernel or initramfs did not build (log: $BUILD/logs/build-$(src_id "$n")-$a.log)")")
 		rc=1

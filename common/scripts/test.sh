@@ -1,6 +1,7 @@
 #!/bin/bash
 # test.sh: the whole test suite (the README's test command, `make test`).
-#  1. make check (no kernel build), the book's tests, the lock checker
+#  1. make check (no kernel build; it renders the book), the book in
+#     headless Chromium at two widths, the lock checker
 #     (short configurations) and its kill table, the cost model (make
 #     sim-bench: the chapter's claims, results as recorded), the userspace lab
 #     (short), its kill table of the mutants (short) and its host
@@ -13,22 +14,14 @@
 #  4. negative controls, which must be judged FAIL for the named reason:
 #     locktorture's lock_busted on step 0, and qsl_torture with its own
 #     non-atomic lock on the newest step, prove a broken lock is caught.
-# Ends with "test: N passed, N failed".
+# Ends with the summary, a KTAP block (ok N / not ok N, the plan), and
+# "test: N passed, N failed".
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
-pass=0 failed=0
-lines=()
-record() { # ok? line
-	if [ "$1" -eq 0 ]; then
-		pass=$((pass + 1))
-		lines+=("ok     $2")
-	else
-		failed=$((failed + 1))
-		lines+=("FAILED $2")
-	fi
-}
+# Each check's result is kept for the summary, a KTAP block (lib.sh).
+record() { ktap_defer "$@"; } # RC LINE
 
 # lastline NAME COMMAND...: run it, the reader sees its output; record
 # its last line, passed or failed by its exit status.  A command that
@@ -52,12 +45,13 @@ lastline() {
 	record "$rc" "$name: $last"
 }
 mkdir -p "$BUILD"
+t_start=$(now)
 
 say "make check"
 if "$TOP/common/scripts/check.sh"; then record 0 "make check"; else record 1 "make check"; fi
 
-say "the book: every step has a chapter, every include, link and image resolves"
-if "$TOP/common/tests/book.sh"; then record 0 "book (common/tests/book.sh)"; else record 1 "book (common/tests/book.sh)"; fi
+say "the book as a reader sees it: two chapters in headless Chromium at 1280 px and a phone's 390 px, nothing overflowing"
+lastline "book-screens" "$TOP/common/tests/book-screens.sh" --no-render
 
 say "the lock checker, short configurations: every step's lock on simulated CPUs, SC, TSO and weak, litmus tests, audit"
 lastline "verify --short" "$TOP/common/scripts/verify.sh" --short
@@ -135,7 +129,5 @@ control "qsl_torture busted=1 on step $last" "qsl_torture: .*(took it while|owne
 	"$(run_dir "$last" x86_64 control-qslt-busted)" PLAN=none QSLTORTURE=busted=1 "$TOP/common/scripts/step.sh" --tag control-qslt-busted "$last" x86_64
 
 echo
-echo "Summary:"
-printf '  %s\n' "${lines[@]}"
-echo "test: $pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+echo "Summary ($(($(now) - t_start)) s):"
+ktap_replay test

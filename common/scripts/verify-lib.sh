@@ -151,5 +151,4 @@ audit_variant() {
 	calls=$(objdump -dr "$OUT/$name/qspinlock.o" | grep -oE 'R_X86_64_PLT32[[:space:]]+__tsan_[a-z0-9_]+' | sed 's/.*__tsan_//')
 	audit_got=PASS
 	echo "audit $label: PASS: no store escaped the checker and no load changed with the poison ($audit_execs executions: no poison, 0x5a and 0xa5, event hash $h0); qspinlock.o calls it at $(printf '%s\n' "$calls" | grep -cE '^(unaligned_)?read') loads, $(printf '%s\n' "$calls" | grep -cE '^(unaligned_)?write') stores, $(printf '%s\n' "$calls" | grep -c '^atomic') atomics"
-	echo "  -> ok"
 }

@@ -13,6 +13,9 @@
 # does one that does not apply or compile.  Prints the kill table
 # (executions to the first failure, trace length) and ends with
 # "verify mutants: N killed, N survived where they must not, N errors".
+# Before any mutant, each step they apply to runs unmutated under the same
+# models and configurations, and must pass all of them: a kill means
+# something only where the step itself survives.
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
@@ -101,16 +104,79 @@ check_mutant() {
 	} 2>"$OUT/mutant-$name.err"
 }
 
-# One mutant per job, as many jobs as cores (VERIFY_JOBS=N); the table in
-# the order of common/verify/mutants.tsv.
-jobs_max=${VERIFY_JOBS:-$(nproc)}
-t0=$(now)
-names=()
+# check_base STEP MODELS: the unmutated step under the short rows the
+# mutants are run on; writes $OUT/base-STEP.result, "PASS N" (N rows) or
+# "FAIL what (log)".
+check_base() {
+	local step=$1 models=$2 sdir bin m cname cshort sc_opts tso_opts weak_opts copts log rc n=0
+	{
+		sdir=$(step_dir "$step")
+		if ! bin=$(build "$sdir/tree" nr64 "base-$step"); then
+			echo "FAIL step $step does not compile for the checker: $bin" >"$OUT/base-$step.result"
+			return
+		fi
+		for m in $models; do
+			while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
+				case $cname in '#'* | '') continue ;; esac
+				[ "$cshort" = yes ] || continue
+				copts=$(by_model "$m" "$sc_opts" "$tso_opts" "$weak_opts")
+				[ "$copts" != - ] || continue
+				[ "$(expected "$step" nr64 "$m" "$cname" | cut -f1)" = PASS ] || continue
+				log=$OUT/logs/base-$step-$m-$cname.log
+				rc=0
+				# shellcheck disable=SC2086 # copts is a list of options
+				timeout 600 "$bin" -q -m "$m" -N "step-$step/$cname" $copts >"$log" 2>&1 || rc=$?
+				if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+					echo "FAIL step $step unmutated, $cname under $m: exit $rc (log: ${log#"$TOP"/})" >"$OUT/base-$step.result"
+					return
+				fi
+				n=$((n + 1))
+			done <common/verify/plan.tsv
+		done
+		echo "PASS $n" >"$OUT/base-$step.result"
+	} 2>"$OUT/base-$step.err"
+}
+
+# The mutants chosen, and the models each step is run under.
+declare -A base_models
+rows=()
 while IFS=$'\t' read -r name step must also; do
 	case $name in '#'* | '') continue ;; esac
 	if [ "${#want[@]}" -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then
 		continue
 	fi
+	rows+=("$name"$'\t'"$step"$'\t'"$must"$'\t'"$also")
+	models="$must"
+	[ "$counted_only" -eq 1 ] || models="$must $also"
+	for m in ${models//-/}; do
+		case " ${base_models[$step]:-} " in *" $m "*) ;; *) base_models[$step]="${base_models[$step]:-} $m" ;; esac
+	done
+done <common/verify/mutants.tsv
+
+# One job per step, then one per mutant, as many jobs as cores
+# (VERIFY_JOBS=N); the table in the order of common/verify/mutants.tsv.
+jobs_max=${VERIFY_JOBS:-$(nproc)}
+t0=$(now)
+for step in "${!base_models[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n || true
+	done
+	say "verify step $step unmutated under${base_models[$step]}: it must pass before its mutants count"
+	rm -f "$OUT/base-$step.result"
+	check_base "$step" "${base_models[$step]}" &
+done
+wait
+for step in $(printf '%s\n' "${!base_models[@]}" | sort -n); do
+	r=$(cat "$OUT/base-$step.result" 2>/dev/null) || r="FAIL the job ended without a result (errors: ${OUT#"$TOP"/}/base-$step.err)"
+	case $r in
+	PASS*) say "verify step $step unmutated: PASS (${r#PASS } rows)" ;;
+	*) die "verify mutants: ${r#FAIL }; a kill table of this step would mean nothing: fix the step first" ;;
+	esac
+done
+
+names=()
+for row in "${rows[@]}"; do
+	IFS=$'\t' read -r name step must also <<<"$row"
 	patch=common/verify/mutants/$name.patch
 	[ -f "$patch" ] || patch=common/mutants/$name.patch
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
@@ -120,7 +186,7 @@ while IFS=$'\t' read -r name step must also; do
 	rm -f "$OUT/mutant-$name.counts"
 	check_mutant "$name" "$step" "$must" "$also" &
 	names+=("$name")
-done <common/verify/mutants.tsv
+done
 wait
 killed=0 bad=0 errors=0 table=()
 for name in "${names[@]}"; do

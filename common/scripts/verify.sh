@@ -9,8 +9,9 @@
 # model.  Steps whose qspinlock_types.h switches on CONFIG_NR_CPUS are
 # checked in both layouts (nr64: pending byte, nr16k: one pending bit).
 # Each run must PASS, except where common/verify/expect.tsv says the step
-# has a known bug the checker must find: there it must FAIL.  Ends with
-# "verify: N as expected, N not".
+# has a known bug the checker must find: there it must FAIL.  Ends with a
+# KTAP block, one result a run (lib.sh), and "verify: N passed, N failed"
+# (passed: the answer the plan and the expectations ask for).
 #
 # --short: only the plan's rows marked short (make test).
 set -eu
@@ -114,7 +115,8 @@ check_variant() {
 					bad=$((bad + 1))
 					verdict="NOT AS EXPECTED: expected $want${why:+ ($why)}, got $got (log: ${log#"$TOP"/})"
 				fi
-				printf '%s\n  -> %s\n' "$line" "$verdict"
+				# One result for the KTAP block: passed, the line, the verdict.
+				printf '%s\t%s -> %s\n' "$([ "$verdict" = "${verdict#NOT}" ] && echo 0 || echo 1)" "$line" "$verdict" >>"$OUT/$name.ktap"
 				printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "$m" "$cname" "$got" "${x:-0}" >>"$OUT/$name.rows"
 			done
 		done <common/verify/plan.tsv
@@ -152,7 +154,7 @@ check_variant() {
 					bad=$((bad + 1))
 					verdict="NOT AS EXPECTED: the model must answer $want, it answered $got (log: ${log#"$TOP"/})"
 				fi
-				printf '%s%s\n  -> %s\n' "$line" "${copts:+ [$copts]}" "$verdict"
+				printf '%s\t%s%s -> %s\n' "$([ "$verdict" = ok ] && echo 0 || echo 1)" "$line" "${copts:+ [$copts]}" "$verdict" >>"$OUT/$name.ktap"
 				printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "$m" "litmus:$cname" "$got" "${x:-0}" >>"$OUT/$name.rows"
 			done
 		done <common/verify/litmus.tsv
@@ -160,7 +162,13 @@ check_variant() {
 		# instrumentation"): the same executions without poison and with
 		# two poison bytes.
 		if [ -z "$configs" ] || case " $configs " in *" audit "*) true ;; *) false ;; esac then
-			audit_variant "$bin" "$name" "step-$n/$v" && good=$((good + 1)) || bad=$((bad + 1))
+			if audit_variant "$bin" "$name" "step-$n/$v" >"$OUT/$name.audit"; then
+				good=$((good + 1))
+				printf '0\t%s\n' "$(cat "$OUT/$name.audit")" >>"$OUT/$name.ktap"
+			else
+				bad=$((bad + 1))
+				printf '1\t%s\n' "$(cat "$OUT/$name.audit")" >>"$OUT/$name.ktap"
+			fi
 			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" sc audit "$audit_got" "$audit_execs" >>"$OUT/$name.rows"
 			execs=$((execs + audit_execs))
 		fi
@@ -198,7 +206,7 @@ for d in $(step_dirs) today; do
 			wait -n || true
 		done
 		say "step-$n-$v: compiling the step's qspinlock.c for the checker and running it"
-		rm -f "$OUT/step-$n-$v.counts"
+		rm -f "$OUT/step-$n-$v.counts" "$OUT/step-$n-$v.ktap"
 		check_variant "$d" "$n" "$v" &
 		names+=("step-$n-$v")
 	done
@@ -206,18 +214,28 @@ done
 wait
 good=0 bad=0 execs_total=0
 : >"$OUT/results.tsv"
+# Whatever a job printed besides its results (a build error), then one
+# KTAP block of every result, in step order: "ok N LINE -> ok" where the
+# answer is the expected one.
 for name in "${names[@]}"; do
 	cat "$OUT/$name.out"
 	if [ -f "$OUT/$name.counts" ]; then
 		read -r g b x <"$OUT/$name.counts"
 	else
-		echo "verify $name: FAIL: the job ended without its counts (log: ${OUT#"$TOP"/}/$name.out)"
+		ktap_defer 1 "verify $name: FAIL: the job ended without its counts (log: ${OUT#"$TOP"/}/$name.out)"
 		g=0 b=1 x=0
 	fi
 	good=$((good + g)) bad=$((bad + b)) execs_total=$((execs_total + x))
 	cat "$OUT/$name.rows" >>"$OUT/results.tsv"
+	if [ -f "$OUT/$name.ktap" ]; then
+		while IFS=$'\t' read -r r line; do
+			ktap_defer "$r" "$line"
+		done <"$OUT/$name.ktap"
+	fi
 done
 secs=$(($(now) - t0))
 [ $((good + bad)) -gt 0 ] || die "verify: nothing ran (no step and configuration matched)"
-echo "verify: $good as expected, $bad not ($execs_total executions in $secs s; table: ${OUT#"$TOP"/}/results.tsv, traces: ${OUT#"$TOP"/}/logs/)"
-[ "$bad" -eq 0 ]
+[ "${#KTAP_DEFERRED[@]}" -eq $((good + bad)) ] ||
+	die "verify: $((good + bad)) results counted, ${#KTAP_DEFERRED[@]} recorded: the runner lost some"
+echo "# $good as expected, $bad not: $execs_total executions in $secs s; table: ${OUT#"$TOP"/}/results.tsv, traces: ${OUT#"$TOP"/}/logs/"
+ktap_replay verify

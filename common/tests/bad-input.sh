@@ -4,21 +4,29 @@
 # the command stops where its work would start (lib.sh's work_starts)
 # and fails this test with that message, instead of starting a build.
 set -eu
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/../scripts/lib.sh"
+cd "$TOP"
 export QSL_INPUT_CHECK_ONLY=1
+# A scratch build directory: a command that gets as far as emptying its
+# run directory must not touch a recorded run.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export QSL_BUILD=$scratch/build
+detail=$scratch/detail
+ktap_begin bad-input
 expect() { # message-substring make-args...
 	local want=$1 out
 	shift
 	if out=$(env "$@" 2>&1); then
-		echo "'$*' succeeded, expected an error"
-		return 1
+		printf '%s\n' "$out" >"$detail"
+		ktap_result 1 "'$*' succeeded, expected an error" "$detail"
+		return
 	fi
 	case $out in
-	*"$want"*) echo "ok: '$*' -> $(printf '%s' "$out" | grep -m1 error:)" ;;
+	*"$want"*) ktap_result 0 "'$*' -> $(printf '%s' "$out" | grep -m1 error:)" ;;
 	*)
-		echo "'$*' did not say '$want':"
-		printf '%s\n' "$out"
-		return 1
+		printf '%s\n' "$out" >"$detail"
+		ktap_result 1 "'$*' did not say '$want'" "$detail"
 		;;
 	esac
 }
@@ -62,3 +70,4 @@ expect "'Bad_Name' is not a mutant name" make -s step-7+Bad_Name
 expect "mutants apply to steps, not to today's tree" make -s step-today+decode-tail-mask
 expect "there is no step 42" make -s step-42+decode-tail-mask
 expect "would start now" make -s step-7+decode-tail-mask
+ktap_end

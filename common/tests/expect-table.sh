@@ -90,30 +90,32 @@ printf '%s\n' "$rows" | cut -f1 | sort -u | while read -r s; do
 		echo "expect-table: a row for step $s, which does not exist"
 done | grep . && errors=$((errors + 1))
 
-if [ "$errors" -gt 0 ]; then
-	echo "expect-table: FAIL ($errors problems in ${table#"$TOP"/})"
-	exit 1
+# With TABLE (a doctored copy), the problems and the exit status are
+# the answer; without, one KTAP line for the table and one per control.
+if [ $# -gt 0 ]; then
+	[ "$errors" -eq 0 ] || { echo "expect-table: FAIL ($errors problems in ${table#"$TOP"/})"; exit 1; }
+	exit 0
 fi
-[ $# -eq 0 ] || exit 0
+ktap_begin expect-table
+ktap_result "$errors" "common/expect.tsv agrees with the $(valid_steps | wc -w) steps$([ "$errors" -eq 0 ] || echo ": $errors problems (above)")"
 
 # Negative controls: each doctored table must fail with its reason (the
 # second argument of doctor is an awk program, quoted for awk: SC2016 is
 # off for this file).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-controls=0
 doctor() { # reason awk-program
 	local out
 	awk -F'\t' -v OFS='\t' "$2" "$table" >"$tmp/t.tsv"
-	if out=$("$0" "$tmp/t.tsv" 2>&1); then
-		echo "expect-table: FAIL: a table doctored so that '$1' was accepted"
-		exit 1
+	if out=$("$TOP/common/tests/expect-table.sh" "$tmp/t.tsv" 2>&1); then
+		ktap_result 1 "a table doctored so that '$1' was accepted"
+		return
 	fi
 	case $out in
-	*"$1"*) controls=$((controls + 1)) ;;
+	*"$1"*) ktap_result 0 "a doctored table is refused: $1" ;;
 	*)
-		printf 'expect-table: FAIL: a doctored table was refused, but not for "%s":\n%s\n' "$1" "$out"
-		exit 1
+		printf '%s\n' "$out" >"$tmp/out"
+		ktap_result 1 "a doctored table was refused, but not for \"$1\"" "$tmp/out"
 		;;
 	esac
 }
@@ -124,4 +126,4 @@ doctor "needs a step with the big-endian lock word" '$1 == 8 && $2 == "sparc64" 
 doctor "no step runs the lab control cmpxchg" '$8 == "cmpxchg" { $8 = "-" } { print }'
 doctor "step 3 sparc64: 0 rows, not one" '!($1 == 3 && $2 == "sparc64")'
 doctor "a row for step 9, which does not exist" '{ print } $1 == 8 && $2 == "x86_64" { $1 = 9; print }'
-echo "expect-table: OK (common/expect.tsv agrees with the $(valid_steps | wc -w) steps; $controls doctored tables refused)"
+ktap_end

@@ -12,21 +12,20 @@ claims=$TOP/common/scripts/sim-claims.sh
 rec=$TOP/book/sim/results.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-"$claims" "$rec" >"$tmp/rec.txt" || { cat "$tmp/rec.txt"; echo "FAIL: the recorded results break a claim"; exit 1; }
+ktap_begin sim-claims
+rc=0
+"$claims" "$rec" >"$tmp/rec.txt" || rc=$?
+ktap_result "$rc" "the recorded results (book/sim/results.csv) keep every claim" "$tmp/rec.txt"
 
 control() { # NAME PATTERN AWK-PROGRAM: the doctored copy must fail the claim matching PATTERN
 	local name=$1 pat=$2 prog=$3
 	awk -F, -v OFS=, "$prog" "$rec" >"$tmp/$name.csv"
 	if "$claims" "$tmp/$name.csv" >"$tmp/$name.txt"; then
-		echo "FAIL: $name: every claim still holds"
-		fails=$((fails + 1))
+		ktap_result 1 "$name: every claim still holds"
 	elif ! grep '^not ok' "$tmp/$name.txt" | grep -q "$pat"; then
-		echo "FAIL: $name: the wrong claim broke: $(grep -m1 '^not ok' "$tmp/$name.txt")"
-		fails=$((fails + 1))
+		ktap_result 1 "$name: the wrong claim broke: $(grep -m1 '^not ok' "$tmp/$name.txt")"
 	else
-		echo "ok: $name: $(grep -m1 '^not ok' "$tmp/$name.txt" | cut -c1-100)..."
+		ktap_result 0 "$name: $(grep -m1 '^not ok' "$tmp/$name.txt" | cut -c1-100)..."
 	fi
 }
 # The awk programs are single-quoted on purpose: $1, $2 are awk's fields.
@@ -41,5 +40,4 @@ control step-4-differs "step 4 costs exactly" \
 control step-7-no-saving "step 7 against step 6" \
 	'$1 == "step-6" { a[$2, $3] = $17 } { r[NR] = $0 }
 	 END { for (i = 1; i <= NR; i++) { $0 = r[i]; if ($1 == "step-7") $17 = a[$2, $3]; print } }'
-[ "$fails" -eq 0 ] || exit 1
-echo "sim claims: the recorded results pass, 3 doctored copies fail the claim they attack"
+ktap_end

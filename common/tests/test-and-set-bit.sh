@@ -8,7 +8,8 @@ set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 
 n=${1:-4}
-nn=$(src_id "$(stage "$n")")
+n=$(stage "$n")
+nn=$(src_id "$n")
 src=$BUILD/src/$nn obj=$BUILD/src/$nn/obj-x86_64
 [ -f "$obj/vmlinux" ] || die "step $n is not built for x86_64 ($obj/vmlinux): run make step-$n first"
 mod=$BUILD/tests/test-and-set-bit-$nn
@@ -19,18 +20,15 @@ kmake_args x86_64
 log=$mod/build.log
 make -C "$src" O="$obj" "${KMAKE[@]}" M="$mod" modules >"$log" 2>&1 || true
 
-fails=0
+ktap_begin test-and-set-bit
 if [ -f "$mod/tsb_step.o" ] && objdump -d "$mod/tsb_step.o" | grep -qE 'lock bts +%e[a-z]+,'; then
-	echo "ok     step $n: atomic_test_and_set_bit() with the bit number in a register: $(objdump -d "$mod/tsb_step.o" | grep -m1 -oE 'lock bts +[^ ]+')"
+	ktap_result 0 "step $n: atomic_test_and_set_bit() with the bit number in a register: $(objdump -d "$mod/tsb_step.o" | grep -m1 -oE 'lock bts +[^ ]+')"
 else
-	echo "not ok step $n: atomic_test_and_set_bit() with the bit number in a register does not build to a register BTS (log: ${log#"$TOP"/})"
-	fails=1
+	ktap_result 1 "step $n: atomic_test_and_set_bit() with the bit number in a register does not build to a register BTS (log: ${log#"$TOP"/})"
 fi
 if grep -q "tsb_first.c.*incorrect register .* used with .l' suffix" "$log"; then
-	echo "ok     the first version (a long in \"Ir\") is rejected: $(grep -m1 -o "incorrect register .* suffix" "$log")"
+	ktap_result 0 "the first version (a long in \"Ir\") is rejected: $(grep -m1 -o "incorrect register .* suffix" "$log")"
 else
-	echo "not ok the first version (a long in \"Ir\") was not rejected by the assembler (log: ${log#"$TOP"/})"
-	fails=1
+	ktap_result 1 "the first version (a long in \"Ir\") was not rejected by the assembler (log: ${log#"$TOP"/})"
 fi
-[ "$fails" -eq 0 ] || { echo "test-and-set-bit: FAIL"; exit 1; }
-echo "test-and-set-bit: OK (step $n, built only)"
+ktap_end

@@ -5,11 +5,12 @@
 # reason must contain>.  Where the case has "expected-metrics", each of its
 # key=value lines must be in the metrics the judge wrote.  No QEMU needed.
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/../scripts/lib.sh"
+here=$TOP/common/tests
 verdict=$here/../scripts/verdict.sh
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-pass=0 failed=0
+ktap_begin verdict
 for case in "$here"/verdict/*/; do
 	case=${case%/}
 	name=$(basename "$case")
@@ -34,11 +35,9 @@ for case in "$here"/verdict/*/; do
 		done <"$case/expected-metrics"
 	fi
 	if [ "$ok" -eq 1 ]; then
-		pass=$((pass + 1))
-		printf 'ok     %-24s %s\n' "$name" "$expect"
+		ktap_result 0 "$name: $expect"
 	else
-		failed=$((failed + 1))
-		printf 'NOT OK %-24s expected %s, got (exit %s): %s%s\n' "$name" "$expect" "$rc" "$out" "${why:+ [$why]}"
+		ktap_result 1 "$name: expected $expect, got (exit $rc): $out${why:+ [$why]}"
 	fi
 done
 # The judge's own input errors: not a verdict, exit 2.
@@ -46,11 +45,9 @@ for args in "" /nonexistent "$here/verdict"; do
 	# shellcheck disable=SC2086 # empty means no argument
 	if "$verdict" $args >/dev/null 2>&1; then rc=0; else rc=$?; fi
 	if [ "$rc" -eq 2 ]; then
-		pass=$((pass + 1))
-		printf 'ok     %-24s %s\n' "bad input '${args#"$here"/}'" "exit 2"
+		ktap_result 0 "bad input '${args#"$here"/}': exit 2"
 	else
-		failed=$((failed + 1))
-		printf 'NOT OK %-24s expected exit 2, got %s\n' "bad input '${args#"$here"/}'" "$rc"
+		ktap_result 1 "bad input '${args#"$here"/}': expected exit 2, got $rc"
 	fi
 done
 # make recheck on the judged copies: the same verdicts again, exit 0; a
@@ -61,11 +58,9 @@ check() { # description command...
 	local what=$1
 	shift
 	if "$@"; then
-		pass=$((pass + 1))
-		printf 'ok     %s\n' "$what"
+		ktap_result 0 "$what"
 	else
-		failed=$((failed + 1))
-		printf 'NOT OK %s\n' "$what"
+		ktap_result 1 "$what"
 	fi
 }
 mkdir "$scratch/error"
@@ -77,8 +72,22 @@ sed -i 's/^lock=ticket$/lock=qspinlock/' "$scratch/pass/expect.env"
 out=$("$recheck" "$scratch"/*/ 2>&1) && rc=0 || rc=$?
 check "recheck: a changed expectation is listed and fails" \
 	test "$rc" -eq 1 -a "$(printf '%s\n' "$out" | grep -c '^CHANGED')" -eq 1
+# The recorded cases are run directories with their verdict recorded:
+# make recheck on them, in place, finds every verdict the same and
+# writes nothing into them.
+sums() { find "$here/verdict" -type f -print0 | sort -z | xargs -0 md5sum; }
+before=$(sums)
+out=$("$recheck" "$here"/verdict/*/ 2>&1) && rc=0 || rc=$?
+check "recheck: the recorded cases' own verdict and reason files, none changed" \
+	test "$rc" -eq 0 -a "$(printf '%s\n' "$out" | tail -1)" = "recheck: 22 judged (2 PASS, 20 FAIL), 0 changed, 0 not judged"
+check "recheck: judging leaves the recorded runs as they were" test "$(sums)" = "$before"
+# --update records the new verdict: the next recheck finds it the same.
+out=$("$recheck" --update "$scratch/pass/" 2>&1) && rc=0 || rc=$?
+check "recheck --update: a changed verdict is listed and written" \
+	test "$rc" -eq 1 -a "$(cat "$scratch/pass/verdict")" = FAIL
+out=$("$recheck" "$scratch/pass/" 2>&1) && rc=0 || rc=$?
+check "recheck after --update: the recorded verdict is the new one" test "$rc" -eq 0
 out=$("$recheck" /nonexistent 2>&1) && rc=0 || rc=$?
 check "recheck: a directory that is not a run stops with the reason" \
 	test "$rc" -eq 1 -a -n "$(printf '%s\n' "$out" | grep 'is not a run directory')"
-echo "verdict: $pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+ktap_end

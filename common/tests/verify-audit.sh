@@ -17,7 +17,7 @@ mkdir -p "$OUT/logs"
 build_checker
 
 step7=$(step_dir 7)
-fails=0
+ktap_begin verify-audit
 
 # escape NAME FILE SED-EXPRESSION SYMPTOM: step 7 with FILE edited; the
 # audit must fail with SYMPTOM in its verdict.
@@ -27,22 +27,17 @@ escape() {
 	cp -r "$step7/tree" "$tree"
 	sed -i "$expr" "$tree/$file"
 	if cmp -s "$tree/$file" "$step7/tree/$file"; then
-		echo "not ok - $name: the edit of $file did not apply (step 7 changed?)"
-		fails=$((fails + 1))
+		ktap_result 1 "$name: the edit of $file did not apply (step 7 changed?)"
 		return
 	fi
 	bin=$(build "$tree" nr64 "escape-$name") || die "verify-audit: $bin"
 	out=$(audit_variant "$bin" "escape-$name" "escape-$name") && {
-		echo "not ok - $name: the audit passed: $out"
-		fails=$((fails + 1))
+		ktap_result 1 "$name: the audit passed: $out"
 		return
 	}
 	case $out in
-	*"$symptom"*) echo "ok - $name: ${out#audit escape-"$name": }" ;;
-	*)
-		echo "not ok - $name: the audit failed, but not with \"$symptom\": $out"
-		fails=$((fails + 1))
-		;;
+	*"$symptom"*) ktap_result 0 "$name: ${out#audit escape-"$name": }" ;;
+	*) ktap_result 1 "$name: the audit failed, but not with \"$symptom\": $out" ;;
 	esac
 }
 
@@ -55,9 +50,4 @@ escape load include/asm-generic/qspinlock.h \
 	's|if (!atomic_read(&lock->val) &&|if (!({ int __v; asm volatile("movl %1, %0" : "=r" (__v) : "m" (lock->val.counter)); __v; }) \&\&|' \
 	"change with the poison byte"
 
-if [ "$fails" -eq 0 ]; then
-	echo "verify-audit: 2 passed, 0 failed"
-else
-	echo "verify-audit: $((2 - fails)) passed, $fails failed"
-	exit 1
-fi
+ktap_end
