@@ -9,7 +9,8 @@
 #    the cost model's in book/sim/ (make sim-record).
 # Code is never pasted into the chapters: book/filters/include.lua pulls it
 # from steps/*/ (and from the pristine 6.1 tree for the last chapter), and a
-# missing file or function stops the build naming the chapter.
+# missing file or function stops the build naming the chapter.  Every
+# chapter is tried, and the failures are listed together at the end.
 # Ends with "book: OK (N chapters, ...)" or an error.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -83,6 +84,20 @@ common=(
 	--resource-path="$out:$TOP"
 )
 
+# run_pandoc ARGS...: pandoc, its messages without the Lua stack traceback
+# that follows a filter's error (the error itself names chapter and file).
+errs=$(mktemp)
+trap 'rm -f "$errs"' EXIT
+run_pandoc() {
+	local rc=0
+	pandoc "$@" 2>"$errs" || rc=$?
+	sed -e '/^stack traceback:/,$d' -e '/^Error running filter /d' -e '/^$/d' "$errs" >&2
+	return "$rc"
+}
+
+# Every chapter is rendered even when one fails, so that one run lists
+# every chapter that needs fixing.
+failed=()
 n=${#chapters[@]}
 for i in "${!chapters[@]}"; do
 	ch=${chapters[$i]}
@@ -96,9 +111,11 @@ for i in "${!chapters[@]}"; do
 		nav+=(-V "next-href=$(page "${chapters[$((i + 1))]}")" -V "next-title=$(title "${chapters[$((i + 1))]}")")
 	fi
 	say "rendering $ch -> ${out#"$TOP"/}/$(page "$ch")"
-	pandoc "${common[@]}" --toc --toc-depth=2 "${nav[@]}" \
-		-o "$out/$(page "$ch")" "$ch" || die "pandoc failed on $ch (see the message above)"
+	run_pandoc "${common[@]}" --toc --toc-depth=2 "${nav[@]}" \
+		-o "$out/$(page "$ch")" "$ch" || failed+=("$ch")
 done
+[ ${#failed[@]} -eq 0 ] ||
+	die "pandoc failed on ${#failed[@]} of $n chapters (see the messages above): ${failed[*]}"
 
 # The contents page: book/index.md, then every chapter with its sections,
 # taken from the rendered pages so that the anchors are pandoc's own.
@@ -119,13 +136,13 @@ say "writing the table of contents ${out#"$TOP"/}/index.html"
 	done
 	echo '</ol>'
 } >"$out/index.md"
-pandoc "${common[@]}" -V "next-href=$(page "${chapters[0]}")" \
+run_pandoc "${common[@]}" -V "next-href=$(page "${chapters[0]}")" \
 	-V "next-title=$(title "${chapters[0]}")" \
 	-o "$out/index.html" "$out/index.md" || die "pandoc failed on the contents page"
 rm -f "$out/index.md"
 
 say "rendering the EPUB ${epub#"$TOP"/}"
-pandoc --from markdown --to epub3 \
+run_pandoc --from markdown --to epub3 \
 	--lua-filter "$filter" \
 	--toc --toc-depth=2 --epub-chapter-level=1 \
 	--highlight-style=tango \

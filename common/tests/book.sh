@@ -6,20 +6,17 @@
 #  3. in each page of build/book/, every href to a local file or #anchor
 #     and every img src points at a file that exists and, for an anchor,
 #     at an element with that id.
-# Prints one line per check and "book: N passed, N failed".
+# Prints one KTAP line per check (lib.sh) and "book: N passed, N failed".
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 cd "$TOP"
 
-pass=0 failed=0
-ok() {
-	pass=$((pass + 1))
-	printf 'ok     %s\n' "$1"
-}
-not_ok() { # name detail
-	failed=$((failed + 1))
-	printf 'FAILED %s\n' "$1"
-	[ -z "${2:-}" ] || printf '%s\n' "$2" | sed 's/^/       /'
+ktap_begin book
+ktap_detail=$(mktemp)
+ok() { ktap_result 0 "$1"; }
+not_ok() { # description detail
+	printf '%s\n' "${2:-}" >"$ktap_detail"
+	ktap_result 1 "$1" "$ktap_detail"
 }
 
 # 1. A chapter for every step.
@@ -55,7 +52,9 @@ fi
 
 # 3. Links and images, in a book that rendered completely.
 if [ "$rendered" -eq 0 ]; then
-	echo "book: $pass passed, $failed failed (links not checked: the book did not render)"
+	echo "# links not checked: the book did not render"
+	rm -f "$ktap_detail"
+	ktap_end || exit 1
 	exit 1
 fi
 # has_id FILE ID: does FILE have an element with id="ID"?
@@ -104,5 +103,5 @@ else
 	not_ok "contents page: ${out#"$TOP"/}/index.html is missing"
 fi
 
-echo "book: $pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+rm -f "$ktap_detail"
+ktap_end
