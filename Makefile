@@ -16,7 +16,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
 
-.PHONY: help deps check test verify verify-mutants sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
+.PHONY: help deps check test soak verify verify-mutants sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -32,6 +32,7 @@ help:
 	@echo "  make check         fast checks, no kernel build: verdict tests, snapshots, checkpatch, shellcheck"
 	@echo "  make test          make check, the book, the lab (short), every step and today, a smoke bench,"
 	@echo "                     and the negative controls: what CI runs"
+	@echo "  make soak          every step and today booted as make test boots them, DURATION=60 s a run instead of 8"
 	@echo "  make bench         $$(. $(SCRIPTS)/lib.sh; table_stages 9 | sed 's/\([0-9][0-9]*\)/step-\1/g') at 1, 2, 4 vCPUs, REPS=3 interleaved: table, CSV, plot"
 	@echo "  make bench-record  copy the last full bench and lab-bench results into book/bench/"
 	@echo "  make mutants       boot step $$(cat common/mutants/base-step) unmutated, then with each bug of common/mutants/; print the kill table"
@@ -127,6 +128,9 @@ lab-bench:
 
 test:
 	@$(SCRIPTS)/test.sh
+
+soak:
+	@$(SCRIPTS)/soak.sh
 
 clean:
 	rm -rf build/src build/overlay build/logs build/series build/tools build/snapshot.tmp build/diff-pristine build/lab build/book build/verify

@@ -46,6 +46,12 @@ lastline() {
 }
 mkdir -p "$BUILD"
 t_start=$(now)
+# make test's boots run each torture test 8 s (DURATION overrides it): the
+# path counters it requires are in the thousands by then.  make soak boots
+# every stage for longer.
+DURATION=${DURATION:-8}
+check_number DURATION "$DURATION" 1 3600
+export DURATION
 
 say "make check"
 if "$TOP/common/scripts/check.sh"; then record 0 "make check"; else record 1 "make check"; fi

@@ -33,6 +33,8 @@ expect() { # message-substring make-args...
 expect "there is no step 42; valid steps: 0" make -s step-42
 expect "'x' is not a step number; valid steps:" make -s step-x
 expect "DURATION=abc is not a whole number" DURATION=abc make -s step-0
+expect "DURATION=abc is not a whole number" DURATION=abc make -s soak
+expect "DURATION=0 is out of range" DURATION=0 make -s test
 expect "CPUS=0 is out of range" make -s step-0 CPUS=0
 expect "CPUS=0 is out of range" QSL_CPUS=0 make -s step-0
 expect "ARCH=arm64 is not supported" make -s step-0 ARCH=arm64
