@@ -16,7 +16,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
 
-.PHONY: help deps check test soak verify verify-mutants sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
+.PHONY: help deps check test soak book-runs verify verify-mutants sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -39,6 +39,8 @@ help:
 	@echo "  make recheck       judge every recorded boot in build/runs/ again (RUNS=\"dir ...\" for some; UPDATE=1 records"
 	@echo "                     the new verdicts, otherwise the recorded ones stay)"
 	@echo "  make book          render book/ to HTML and EPUB in build/book/"
+	@echo "  make book-runs     record again what the book includes from runs: checker traces, kill tables, verdicts"
+	@echo "                     (FILES=\"checker lab build boot NAME...\" for some; RUNROOT=DIR: boots recorded there)"
 	@echo "  make verify        the lock checker: steps $$(. $(SCRIPTS)/lib.sh; lab_steps | tr ' ' ',') and today on simulated CPUs, every interleaving of small"
 	@echo "                     configurations (and PCT for large ones) under SC, TSO and a weak model, its litmus"
 	@echo "                     tests and audit, then its kill table"
@@ -119,6 +121,9 @@ recheck:
 
 book:
 	@$(SCRIPTS)/book.sh
+
+book-runs:
+	@$(SCRIPTS)/book-runs.sh $(if $(RUNROOT),--runs "$(RUNROOT)") $(FILES)
 
 lab:
 	@$(SCRIPTS)/lab.sh && $(SCRIPTS)/lab-mutants.sh

@@ -61,6 +61,7 @@ run "guest init: common/guest/init.c builds with -Wall -Wextra -Werror" \
 run "bad input: make step-42, bench and lab-bench with bad values stop with a clear message" common/tests/bad-input.sh
 run "a broken step directory (two patches, two directories of one number) stops every command that reads the series" common/tests/broken-step.sh
 run "the lock checker's audit catches a store and a load that escape the instrumentation" common/tests/verify-audit.sh
+run "book runs: every recorded file is there, its header names its command and commit" common/scripts/book-runs.sh --check
 run "book filter: every include.lua selection on the steps' files, every misuse stops pandoc" common/tests/book-filter.sh
 run "book: a chapter per step, HTML and EPUB render, every include, link and image resolves" common/tests/book.sh
 run "the cost model's claims: the recorded results pass, doctored ones fail the claim they attack" common/tests/sim-claims.sh

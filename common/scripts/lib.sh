@@ -310,6 +310,13 @@ ktap_result() { # RC DESCRIPTION [DETAIL-FILE]
 		fi
 	fi
 }
+# ktap_fail_text DESCRIPTION TEXT: a failed check whose detail is TEXT.
+ktap_fail_text() {
+	ktap_result 1 "$1"
+	if [ -n "${2:-}" ]; then
+		printf '%s\n' "$2" | tail -25 | sed 's/^/  # /'
+	fi
+}
 ktap_end() {
 	printf '1..%d\n' "$KTAP_N"
 	printf '%s: %d passed, %d failed\n' "$KTAP_NAME" "$KTAP_PASS" "$KTAP_FAIL"

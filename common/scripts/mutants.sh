@@ -12,28 +12,56 @@
 # Prints the table and "mutants: N killed, N survived (N of kind x86),
 # N errors"; exits non-zero if a mutant an x86 run must kill (kind x86 in
 # list.tsv) survived or any boot was an error.
+#
+# mutants.sh --table [--runs DIR] [NAME...]: no boot; the table of the
+# run directories already recorded under DIR (default build/runs), which
+# make book-runs records for the book.
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
+table_only=0 runs=$BUILD/runs
+while [ $# -gt 0 ]; do
+	case $1 in
+	--table) table_only=1 ;;
+	--runs)
+		[ $# -ge 2 ] || die "usage: mutants.sh [--table [--runs DIR]] [NAME...]"
+		runs=$2
+		shift
+		;;
+	*) break ;;
+	esac
+	shift
+done
 step=$(mutant_base_step)
 rows=$(mutant_rows "$@")
 mapfile -t rows <<<"$rows"
+base=$runs/$(run_id "$step" x86_64 mutant-base)
 
-say "the unmutated step $step first: every mutant is judged against it"
-"$TOP/common/scripts/step.sh" --tag mutant-base "$step" x86_64 || true
-base=$(run_dir "$step" x86_64 mutant-base)
-[ "$(run_file "$base" verdict)" = PASS ] ||
-	die "the unmutated step $step did not pass ($(run_file "$base" verdict.txt)): its failures would be counted as kills; fix the step first"
+if [ "$table_only" -eq 0 ]; then
+	say "the unmutated step $step first: every mutant is judged against it"
+	"$TOP/common/scripts/step.sh" --tag mutant-base "$step" x86_64 || true
+	[ "$(run_file "$base" verdict)" = PASS ] ||
+		die "the unmutated step $step did not pass ($(run_file "$base" verdict.txt)): its failures would be counted as kills; fix the step first"
+	for row in "${rows[@]}"; do
+		name=${row%%$'\t'*}
+		kind=${row##*$'\t'}
+		say "mutant $name ($kind): $(head -1 "$TOP/common/mutants/$name.patch")"
+		"$TOP/common/scripts/step.sh" "$step+$name" x86_64 || true
+	done
+else
+	[ -f "$base/verdict" ] || die "no run of the unmutated step $step in $runs (${base#"$runs"/}): run make mutants first"
+	[ "$(run_file "$base" verdict)" = PASS ] ||
+		die "the unmutated step $step did not pass in $runs ($(run_file "$base" verdict.txt)): the table would mean nothing"
+fi
 
+# The table, from the run directories.
 table=()
 killed=0 survived=0 escaped=0 errors=0
 for row in "${rows[@]}"; do
 	name=${row%%$'\t'*}
 	kind=${row##*$'\t'}
-	say "mutant $name ($kind): $(head -1 "$TOP/common/mutants/$name.patch")"
-	"$TOP/common/scripts/step.sh" "$step+$name" x86_64 || true
-	dir=$(run_dir "$step+$name" x86_64)
+	dir=$runs/$(run_id "$step+$name" x86_64)
 	reason=$(run_file "$dir" reason)
 	when=-
 	case $(run_file "$dir" verdict) in

@@ -39,12 +39,34 @@ OUT=$BUILD/verify
 mkdir -p "$OUT/logs" "$OUT/mutant-src"
 build_checker
 
+# short_rows STEP MODEL: "NAME TAB OPTIONS" of each short row of
+# common/verify/plan.tsv that runs under MODEL and that the unmutated
+# STEP must pass (its own known bugs, in expect.tsv, kill nothing).
+short_rows() {
+	local cname cshort sc_opts tso_opts weak_opts copts
+	while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
+		case $cname in '#'* | '') continue ;; esac
+		[ "$cshort" = yes ] || continue
+		copts=$(by_model "$2" "$sc_opts" "$tso_opts" "$weak_opts")
+		[ "$copts" != - ] || continue
+		[ "$(expected "$1" nr64 "$2" "$cname" | cut -f1)" = PASS ] || continue
+		printf '%s\t%s\n' "$cname" "$copts"
+	done <common/verify/plan.tsv
+}
+
+# run_row BIN MODEL LABEL OPTIONS LOG: one row of the plan; its exit
+# status is the checker's (0 pass, 1 fail, 3 budget spent).
+run_row() {
+	# shellcheck disable=SC2086 # OPTIONS is a list of options
+	timeout 600 "$1" -q -m "$2" -N "$3" $4 >"$5" 2>&1
+}
+
 # check_mutant NAME STEP MUST ALSO: one mutant under its models; writes
 # $OUT/mutant-NAME.table (its rows of the kill table) and
 # $OUT/mutant-NAME.counts ("killed bad errors").
 check_mutant() {
 	local name=$1 step=$2 must=$3 also=$4 sdir tree patch bin models m res first
-	local cname cshort sc_opts tso_opts weak_opts copts log rc line x counted
+	local cname copts plan_rows log rc line x counted
 	local killed=0 bad=0 errors=0
 	: >"$OUT/mutant-$name.table"
 	{
@@ -68,17 +90,12 @@ check_mutant() {
 		[ "$counted_only" -eq 1 ] || models="$must $also"
 		for m in ${models//-/}; do
 			res="survived" first=""
-			while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
-				case $cname in '#'* | '') continue ;; esac
-				[ "$cshort" = yes ] || continue
-				copts=$(by_model "$m" "$sc_opts" "$tso_opts" "$weak_opts")
-				[ "$copts" != - ] || continue
-				# only where the unmutated step passes: its own known bugs kill nothing
-				[ "$(expected "$step" nr64 "$m" "$cname" | cut -f1)" = PASS ] || continue
+			plan_rows=$(short_rows "$step" "$m")
+			while IFS=$'\t' read -r cname copts; do
+				[ -n "$cname" ] || continue
 				log=$OUT/logs/mutant-$name-$m-$cname.log
 				rc=0
-				# shellcheck disable=SC2086 # copts is a list of options
-				timeout 600 "$bin" -q -m "$m" -N "mutant-$name/$cname" $copts >"$log" 2>&1 || rc=$?
+				run_row "$bin" "$m" "mutant-$name/$cname" "$copts" "$log" || rc=$?
 				if [ "$rc" -eq 1 ]; then
 					line=$(grep -m1 '^verify ' "$log")
 					x=$(printf '%s\n' "$line" | sed -n 's/.*(execution \([0-9]*\), \([0-9]*\) events.*/\1 executions, \2-event trace/p')
@@ -90,7 +107,7 @@ check_mutant() {
 					errors=$((errors + 1))
 					break
 				fi
-			done <common/verify/plan.tsv
+			done <<<"$plan_rows"
 			counted=no
 			case " $must " in *" $m "*) counted=yes ;; esac
 			case $res in
@@ -108,7 +125,7 @@ check_mutant() {
 # mutants are run on; writes $OUT/base-STEP.result, "PASS N" (N rows) or
 # "FAIL what (log)".
 check_base() {
-	local step=$1 models=$2 sdir bin m cname cshort sc_opts tso_opts weak_opts copts log rc n=0
+	local step=$1 models=$2 sdir bin m cname copts plan_rows log rc n=0
 	{
 		sdir=$(step_dir "$step")
 		if ! bin=$(build "$sdir/tree" nr64 "base-$step"); then
@@ -116,22 +133,18 @@ check_base() {
 			return
 		fi
 		for m in $models; do
-			while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
-				case $cname in '#'* | '') continue ;; esac
-				[ "$cshort" = yes ] || continue
-				copts=$(by_model "$m" "$sc_opts" "$tso_opts" "$weak_opts")
-				[ "$copts" != - ] || continue
-				[ "$(expected "$step" nr64 "$m" "$cname" | cut -f1)" = PASS ] || continue
+			plan_rows=$(short_rows "$step" "$m")
+			while IFS=$'\t' read -r cname copts; do
+				[ -n "$cname" ] || continue
 				log=$OUT/logs/base-$step-$m-$cname.log
 				rc=0
-				# shellcheck disable=SC2086 # copts is a list of options
-				timeout 600 "$bin" -q -m "$m" -N "step-$step/$cname" $copts >"$log" 2>&1 || rc=$?
+				run_row "$bin" "$m" "step-$step/$cname" "$copts" "$log" || rc=$?
 				if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
 					echo "FAIL step $step unmutated, $cname under $m: exit $rc (log: ${log#"$TOP"/})" >"$OUT/base-$step.result"
 					return
 				fi
 				n=$((n + 1))
-			done <common/verify/plan.tsv
+			done <<<"$plan_rows"
 		done
 		echo "PASS $n" >"$OUT/base-$step.result"
 	} 2>"$OUT/base-$step.err"

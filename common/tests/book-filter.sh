@@ -55,12 +55,8 @@ end
 EOF
 
 ktap_begin book-filter
-ktap_detail=$(mktemp)
 ok() { ktap_result 0 "$1"; }
-not_ok() { # description detail
-	printf '%s\n' "${2:-}" >"$ktap_detail"
-	ktap_result 1 "$1" "$ktap_detail"
-}
+not_ok() { ktap_fail_text "$@"; } # description [detail]
 
 # render NAME BLOCK [QSL_TOP]: the block through pandoc and the filters;
 # sets rc, leaves stderr in $err and the listings in $out/.
@@ -311,5 +307,4 @@ refuse no-function 'a missing function: an error' \
 	"\`\`\`{.c include=\"$s6\" function=\"no_such_function\"}" \
 	'no definition of no_such_function()'
 
-rm -f "$ktap_detail"
 ktap_end

@@ -37,12 +37,8 @@ fi
 command -v chromium >/dev/null || die "chromium is not installed (apt-get install chromium)"
 
 ktap_begin book-screens
-ktap_detail=$(mktemp)
 ok() { ktap_result 0 "$1"; }
-not_ok() { # description detail
-	printf '%s\n' "${2:-}" >"$ktap_detail"
-	ktap_result 1 "$1" "$ktap_detail"
-}
+not_ok() { ktap_fail_text "$@"; } # description [detail]
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; rm -f "$out"/.screens-probe-*.html' EXIT
@@ -176,5 +172,4 @@ $(tail -5 "$tmp/chromium.log")"
 	done
 done
 
-rm -f "$ktap_detail"
 ktap_end

@@ -12,12 +12,8 @@ set -eu
 cd "$TOP"
 
 ktap_begin book
-ktap_detail=$(mktemp)
 ok() { ktap_result 0 "$1"; }
-not_ok() { # description detail
-	printf '%s\n' "${2:-}" >"$ktap_detail"
-	ktap_result 1 "$1" "$ktap_detail"
-}
+not_ok() { ktap_fail_text "$@"; } # description [detail]
 
 # 1. A chapter for every step.
 for d in $(step_dirs); do
@@ -53,8 +49,7 @@ fi
 # 3. Links and images, in a book that rendered completely.
 if [ "$rendered" -eq 0 ]; then
 	echo "# links not checked: the book did not render"
-	rm -f "$ktap_detail"
-	ktap_end || exit 1
+		ktap_end || exit 1
 	exit 1
 fi
 # has_id FILE ID: does FILE have an element with id="ID"?
@@ -103,5 +98,4 @@ else
 	not_ok "contents page: ${out#"$TOP"/}/index.html is missing"
 fi
 
-rm -f "$ktap_detail"
 ktap_end
