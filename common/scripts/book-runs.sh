@@ -361,7 +361,7 @@ rec_boot_fail() {
 # directories: mutants.sh --table prints the same table its boots end with.
 rec_kill_boot() {
 	cmd="make mutants"
-	note="the command also shows every build and boot; kept: its table, from the run directories"
+	note="the command also shows every build and boot; kept: its table, from the run directories; torture runs of $(sed -n 's/^duration=//p' "$runs/$(run_id "$(mutant_base_step)" x86_64 mutant-base)/run.env" 2>/dev/null) s each"
 	"$TOP/common/scripts/mutants.sh" --table --runs "$runs" >"$TMP/out" 2>"$TMP/err" ||
 		{ why="common/scripts/mutants.sh --table --runs $runs: $(tail -1 "$TMP/err")"; return 1; }
 	boot_commit || return 1
@@ -374,7 +374,7 @@ rec_kill_boot() {
 # boots (common/expect.tsv: default yes or test), from each run's verdict
 # and metrics.
 rec_verdicts() {
-	local s a def dir label v reason cells k missing="" rows=()
+	local s a def dir label v reason cells k missing="" rows=() durations=""
 	local keys="spin_lock.writes spin_lock_irq.writes rw_lock.writes rw_lock.reads qsl.waiters qsl.pending qsl.queue qsl.idx1 qsl.idx2 qsl.idx3 elapsed_s"
 	cmd="make test"
 	note="one row per boot (make step-N boots one stage), from build/runs/ID/verdict and metrics; - where a run has no such counter"
@@ -385,6 +385,7 @@ rec_verdicts() {
 			missing="$missing ${dir#"$runs"/}"
 			continue
 		fi
+		durations="$durations $(sed -n 's/^duration=//p' "$dir/run.env" 2>/dev/null)"
 		label=$(sed -n 's/^label=//p' "$dir/expect.env" 2>/dev/null | head -1)
 		[ -n "$label" ] || label="$(stage_label "$s") $a"
 		v=$(run_file "$dir" verdict)
@@ -396,6 +397,9 @@ rec_verdicts() {
 		rows+=("$cells")
 	done < <(awk '!/^#/ && NF >= 4 { print $1, $2, $4 }' common/expect.tsv)
 	[ -z "$missing" ] || { why="these runs have no verdict in $runs:${missing}; make test (or make step-N) boots them"; return 1; }
+	# The torture runs' length, as the boots recorded it.
+	durations=$(printf '%s\n' "$durations" | tr ' ' '\n' | grep . | sort -un | tr '\n' ' ')
+	note="$note; torture runs of ${durations% } s each"
 	boot_commit || return 1
 	boot_tools
 	{
