@@ -158,9 +158,11 @@ while IFS=$'\t' read -r name step must also; do
 	if [ "${#want[@]}" -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then
 		continue
 	fi
-	rows+=("$name"$'\t'"$step"$'\t'"$must"$'\t'"$also")
 	models="$must"
 	[ "$counted_only" -eq 1 ] || models="$must $also"
+	# --counted: a mutant no model must kill has nothing to run.
+	[ -n "${models//[- ]/}" ] || continue
+	rows+=("$name"$'\t'"$step"$'\t'"$must"$'\t'"$also")
 	for m in ${models//-/}; do
 		case " ${base_models[$step]:-} " in *" $m "*) ;; *) base_models[$step]="${base_models[$step]:-} $m" ;; esac
 	done
@@ -218,6 +220,6 @@ done
 echo
 echo "Lock checker kill table (the short configurations of common/verify/plan.tsv, first failure wins):"
 printf '  %-24s %-5s %-5s %-60s %s\n' mutant step model result "first failure"
-printf '  %s\n' "${table[@]}"
+[ "${#table[@]}" -eq 0 ] || printf '  %s\n' "${table[@]}"
 echo "verify mutants: $killed killed, $bad survived where they must not, $errors errors ($(($(now) - t0)) s)"
 [ "$bad" -eq 0 ] && [ "$errors" -eq 0 ]
