@@ -51,7 +51,6 @@ thr_x86=4 thr_sparc=4
 # shellcheck source=common/scripts/lab-lib.sh
 . "$TOP/common/scripts/lab-lib.sh"
 
-rows=()
 
 # The layout a binary reports must be the one its variant asks for.
 check_layout() { # log variant has-nr16k
@@ -104,7 +103,6 @@ for d in $(step_dirs); do
 			v="$v [$(($(now) - s))s]"
 			printf '%s\n' "$v"
 			if [ "$verdict" = PASS ]; then ktap_defer 0 "$v"; else ktap_defer 1 "$v"; fi
-			rows+=("$v")
 			cell[$n-$variant-$arch]=$verdict
 		done
 	done
