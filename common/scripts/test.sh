@@ -14,8 +14,8 @@
 #  4. negative controls, which must be judged FAIL for the named reason:
 #     locktorture's lock_busted on step 0, and qsl_torture with its own
 #     non-atomic lock on the newest step, prove a broken lock is caught.
-# Ends with the summary, a KTAP block (ok N / not ok N, the plan), and
-# "test: N passed, N failed".
+# Ends with the seconds each part took, the summary, a KTAP block (ok N /
+# not ok N, the plan), and "test: N passed, N failed".
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
@@ -44,6 +44,15 @@ lastline() {
 	fi
 	record "$rc" "$name: $last"
 }
+# part NAME: a part of the run begins (the previous one ends); the
+# summary lists each part's seconds, so a reader sees where the time goes.
+PART_TIMES=() part_name="" part_start=""
+part() {
+	local t
+	t=$(now)
+	[ -z "$part_name" ] || PART_TIMES+=("$(printf '%5d s  %s' $((t - part_start)) "$part_name")")
+	part_name=$1 part_start=$t
+}
 mkdir -p "$BUILD"
 t_start=$(now)
 # make test's boots run each torture test 8 s (DURATION overrides it): the
@@ -53,30 +62,39 @@ DURATION=${DURATION:-8}
 check_number DURATION "$DURATION" 1 3600
 export DURATION
 
+part "make check"
 say "make check"
 if "$TOP/common/scripts/check.sh"; then record 0 "make check"; else record 1 "make check"; fi
 
+part "book-screens"
 say "the book as a reader sees it: two chapters in headless Chromium at 1280 px and a phone's 390 px, nothing overflowing"
 lastline "book-screens" "$TOP/common/tests/book-screens.sh" --no-render
 
+part "verify --short"
 say "the lock checker, short configurations: every step's lock on simulated CPUs, SC, TSO and weak, litmus tests, audit"
 lastline "verify --short" "$TOP/common/scripts/verify.sh" --short
+part "verify-mutants --counted"
 say "the lock checker's kill table"
 lastline "verify-mutants --counted" "$TOP/common/scripts/verify-mutants.sh" --counted
 
+part "sim-bench"
 say "the cost model: every lock on 1 to 64 simulated CPUs, the chapter's claims, the recorded results"
 lastline "sim-bench" "$TOP/common/scripts/sim.sh"
 
+part "lab --short"
 say "the userspace lab, short version"
 lastline "lab --short" "$TOP/common/scripts/lab.sh" --short
+part "lab-mutants --short"
 say "the userspace lab's kill table, short version"
 lastline "lab-mutants --short" "$TOP/common/scripts/lab-mutants.sh" --short
+part "lab-bench --smoke"
 say "the userspace lab's host benchmark, one short repetition"
 lastline "lab-bench --smoke" "$TOP/common/scripts/lab-bench.sh" --smoke
 
 for d in $(step_dirs) today; do
 	if [ "$d" = today ]; then n=today; else n=$((10#$(basename "$d" | cut -c1-2))); fi
 	mapfile -t arches < <(awk -v s="$n" '$1 == s && ($4 == "yes" || $4 == "test") { print $2 }' "$TOP/common/expect.tsv")
+	part "${n/#[0-9]*/step-$n} (build and boot: ${arches[*]})"
 	say "make ${n/#[0-9]*/step-$n} (${arches[*]})"
 	# The reader sees the run; the verdict lines are kept for the summary.
 	"$TOP/common/scripts/step.sh" "$n" "${arches[@]}" || true
@@ -101,11 +119,14 @@ for d in $(step_dirs) today; do
 	fi
 done
 
+part "test-and-set-bit"
 say "step 4's x86 atomic_test_and_set_bit() with a bit number in a register, and its first version (built only)"
 lastline "test-and-set-bit" "$TOP/common/tests/test-and-set-bit.sh" 4
+part "module-lint"
 say "qsl_torture with W=1 and sparse against the newest step, and sparse's negative control (built only)"
 lastline "module-lint" "$TOP/common/tests/module-lint.sh"
 
+part "bench --smoke"
 say "the benchmark's smoke run: make bench's whole pipeline, one short boot per configuration"
 # Its own short runs (3 s): make test's DURATION is for the stages' boots.
 lastline "bench --smoke" env DURATION= "$TOP/common/scripts/bench.sh" --smoke
@@ -116,6 +137,7 @@ lastline "bench --smoke" env DURATION= "$TOP/common/scripts/bench.sh" --smoke
 control() { # name expected-reason-regex run-dir step.sh-env... step.sh args...
 	local name=$1 want=$2 dir=$3 verdict reason
 	shift 3
+	part "control: $name"
 	say "negative control: $name (must be judged FAIL: $want)"
 	env "$@" || true
 	verdict=$(run_file "$dir" verdict)
@@ -135,6 +157,9 @@ last=$((10#$(basename "$last" | cut -c1-2)))
 control "qsl_torture busted=1 on step $last" "qsl_torture: .*(took it while|owner became|lost updates)" \
 	"$(run_dir "$last" x86_64 control-qslt-busted)" PLAN=none QSLTORTURE=busted=1 "$TOP/common/scripts/step.sh" --tag control-qslt-busted "$last" x86_64
 
+part ""
 echo
+echo "Time per part:"
+printf '%s\n' "${PART_TIMES[@]}"
 echo "Summary ($(($(now) - t_start)) s):"
 ktap_replay test
