@@ -23,6 +23,8 @@
 #  - the guest finished its plan.
 # The checks run in this order, so a failure the torture test itself
 # reported is named as such, not by the warning it printed on the way.
+# A guest QEMU had to kill is named first, with the kernel's first report
+# of a bug, if any: that report is usually why it hung.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -68,10 +70,22 @@ text=$(mktemp)
 trap 'rm -f "$text"' EXIT
 tr -d '\r' <"$log" >"$text"
 
+# first_bad: the first line of the kernel log that looks like a bug,
+# warning, oops, stall, lockup or lockdep report, without its timestamp;
+# empty if none.
+first_bad() {
+	grep -a -m1 -E "$BADNESS_RE" "$text" | sed 's/^\[[^]]*\] *//' | cut -c1-120 || true
+}
+
 status=$(run_file "$dir" qemu.status)
 case $status in
 "") fail "the boot did not finish (the runner wrote no qemu.status)" ;;
-exit=timeout*) fail "QEMU did not exit by itself: killed after ${status#*elapsed=}" ;;
+exit=timeout*)
+	# A hung guest: say what the kernel printed before it was killed,
+	# which is usually why it hung (a soft lockup, an RCU stall).
+	bad=$(first_bad)
+	fail "QEMU did not exit by itself: killed after $(field elapsed "$status") s (limit $(field limit "$status") s)${bad:+; the kernel had reported: $bad}"
+	;;
 "exit=0 "*) ;;
 *) fail "QEMU exited abnormally: $status" ;;
 esac
@@ -152,8 +166,8 @@ if [ "$qsl" != off ]; then
 	done
 fi
 
-bad=$(grep -a -m1 -E "$BADNESS_RE" "$text" || true)
-[ -z "$bad" ] || fail "the kernel reported: $(printf '%s' "$bad" | sed 's/^\[[^]]*\] *//' | cut -c1-120)"
+bad=$(first_bad)
+[ -z "$bad" ] || fail "the kernel reported: $bad"
 
 grep -aq 'QSL: plan done' "$text" || fail "the guest did not finish its plan"
 finish PASS "lock=$got$summary" "$label: PASS (lock=$got$summary)"
