@@ -6,6 +6,9 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 "$TOP/common/scripts/deps.sh" kernel check book
+# checkpatch.pl comes from the pristine tree: extract it here, not as a
+# side effect of the snapshot check.
+"$TOP/common/scripts/pristine.sh"
 
 ktap_begin check
 out=$(mktemp)

@@ -34,6 +34,7 @@ readme() {
 
 check=0
 [ "${1:-}" = --check ] && check=1
+mkdir -p "$BUILD"
 tmp=$BUILD/snapshot.tmp
 stale=0
 prev=""
