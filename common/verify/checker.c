@@ -71,6 +71,8 @@ static struct {
 	int reorder_bound;	/* weak: reorderings per execution */
 	const struct vc_litmus *litmus;	/* -L: a litmus test, not the lock */
 	int audit;		/* -A BYTE: poison the arena with BYTE; -1: none */
+	int enumerate;		/* -E: go on past failures, count behaviours */
+	int reference;		/* -R: the reference search, every choice */
 	/* -T: the cost model instead of a search (cost.h) */
 	u64 cost_end;		/* cycles to simulate; 0: no cost model */
 	u64 transfer;		/* -C: cycles a line takes from cache to cache */
@@ -189,6 +191,9 @@ struct task {
 	int done_acq;
 	u64 clock;	/* the cost model: the cycle this CPU has reached */
 	u64 rng;	/* the cost model: this CPU's own random sequence */
+	/* behaviours: the loads since its last cpu_relax() or store */
+	u64 pend_rf;
+	int pend_n;
 	/* weak: what its last wake-up found changed, until it is read again */
 	int nwoken;
 	struct range woken[MAX_READS];
@@ -223,6 +228,7 @@ struct sbentry {
 	int bar;	/* write barriers its CPU had issued before it */
 	int release;	/* a release store: leaves only as the oldest */
 	int relobs;	/* weak: what its CPU had observed at its last barrier */
+	u32 src;	/* the event that made the store (behaviours) */
 };
 
 static struct sbuf {
@@ -241,13 +247,14 @@ static struct sbuf {
  */
 #define MAX_HIST	2048
 #define MAX_COH		64
-#define MAX_ALTS	16
+#define MAX_ALTS	128
 
 struct hentry {
 	u32 off;
 	u8 size;
 	u64 prev;	/* the bytes it overwrote */
 	int cut;
+	u32 src;	/* the event that made the store (behaviours) */
 };
 
 static struct hentry hist[MAX_HIST];
@@ -260,6 +267,7 @@ static struct wview {
 	int relobs;	/* obs at its last smp_wmb() or smp_mb() */
 	int max_flushed, before_bar, last_bar;	/* its own stores */
 	int release;	/* a release since its last full barrier */
+	int rel_obs;	/* obs at that release: what an acquire after it orders */
 	int ncoh;
 	struct {
 		u32 off;
@@ -349,6 +357,94 @@ void vc_fail(const char *fmt, ...)
 		stop_execution();
 }
 
+/* ---- behaviours: reads-from and coherence ------------------------------ */
+
+/*
+ * Two executions are the same behaviour when every load read its bytes
+ * from the same stores and every location's stores reached memory in the
+ * same order (reads-from and coherence), and they end in the same state.
+ * Each event that counts has a name that does not depend on the
+ * interleaving: its context and how many events that count that context
+ * made before it.  The loads of a failed spin iteration (those since the
+ * last cpu_relax() or store, when the loop calls cpu_relax() again) and
+ * the waits do not count: how often a CPU spun is not a behaviour.  An
+ * execution's key is a sum of one hash per reads-from and coherence
+ * pair, so that the order the pairs were made in does not matter.
+ * -E (enumerate) and -R (the reference search) count the distinct keys
+ * and final states; common/scripts/verify-ref.sh compares them.
+ */
+static u32 msrc[ARENA_SIZE];	/* the store each byte of memory came from */
+static u32 cur_src;	/* the name of the running event */
+static u64 beh_key;	/* this execution's key */
+static int tcount[MAX_TASKS];
+
+static u64 mix(u64 x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static u64 pair(u64 kind, u64 a, u64 b, u64 where)
+{
+	return mix(mix(mix(kind ^ (where << 8)) ^ a) ^ (b << 1));
+}
+
+/* A store's bytes reach memory: coherence pairs with what they overwrite. */
+static void mem_write(u32 off, int size, u64 v, u32 src)
+{
+	int b;
+
+	for (b = 0; b < size; b++) {
+		beh_key += pair(1, src, msrc[off + b], off + b);
+		msrc[off + b] = src;
+	}
+	memcpy(mem + off, &v, size);
+}
+
+/* A load by the running event read byte @where from store @src. */
+static u64 rf_pair(u32 src, u32 where)
+{
+	return pair(2, cur_src, src, where);
+}
+
+/* Sets of 64-bit keys: the distinct behaviours and final states seen. */
+struct keyset {
+	u64 *k;
+	long n, cap;
+	u64 digest;	/* a sum over the distinct keys: independent of order */
+};
+
+static struct keyset classes, states;
+
+static void keyset_add(struct keyset *s, u64 key)
+{
+	long i;
+
+	key |= 1;	/* 0 marks an empty slot */
+	if (2 * (s->n + 1) > s->cap) {
+		struct keyset g = { .cap = s->cap ? 2 * s->cap : 1024 };
+
+		g.k = calloc(g.cap, sizeof(u64));
+		if (!g.k) {
+			fprintf(stderr, "verify: out of memory for %ld behaviours\n", s->n);
+			exit(2);
+		}
+		for (i = 0; i < s->cap; i++)
+			if (s->k[i])
+				keyset_add(&g, s->k[i]);
+		free(s->k);
+		*s = g;
+	}
+	for (i = mix(key) & (s->cap - 1); s->k[i]; i = (i + 1) & (s->cap - 1))
+		if (s->k[i] == key)
+			return;
+	s->k[i] = key;
+	s->n++;
+	s->digest += mix(key);
+}
+
 /* ---- the memory models ------------------------------------------------ */
 
 static u64 get(const u8 *m, u32 off, int size)
@@ -362,6 +458,47 @@ static u64 get(const u8 *m, u32 off, int size)
 static void put(u8 *m, u32 off, int size, u64 v)
 {
 	memcpy(m + off, &v, size);
+}
+
+/*
+ * The reads-from pairs of a load by the running event of [off, off+size)
+ * as CPU @cpu sees it at time @t of the weak model's history (-1: now):
+ * a byte its store buffer holds comes from the newest such store, the
+ * others from the last store to reach them (before time @t).
+ */
+static u64 rf_of(int cpu, u32 off, int size, int t)
+{
+	u64 h = 0;
+	int b, i, k;
+
+	for (b = 0; b < size; b++) {
+		u32 src = 0, a = off + b;
+		int found = 0;
+
+		for (i = sb[cpu].n - 1; i >= 0 && !found; i--)
+			if (a >= sb[cpu].e[i].off && a < sb[cpu].e[i].off + sb[cpu].e[i].size) {
+				src = sb[cpu].e[i].src;
+				found = 1;
+			}
+		if (!found && t < 0)
+			src = msrc[a];
+		for (k = t - 1; !found && k >= 0; k--)
+			if (a >= hist[k].off && a < hist[k].off + hist[k].size) {
+				src = hist[k].src;
+				found = 1;
+			}
+		h += rf_pair(src, a);
+	}
+	return h;
+}
+
+/* An initial value of a litmus test's variable (its init()). */
+void vc_litmus_set(volatile void *p, int size, uint64_t v)
+{
+	if (!in_arena((const void *)p) || size < 1 || size > 8)
+		vc_fail("vc_litmus_set(): %d bytes outside the modelled memory", size);
+	put(arena, off_of((const void *)p), size, v);
+	put(mem, off_of((const void *)p), size, v);
 }
 
 /* What CPU @cpu sees at [off, off+size): its store buffer forwards. */
@@ -385,7 +522,7 @@ static u64 model_load(int cpu, u32 off, int size)
 
 static int pick_alt(int n);
 static void hist_append(int cpu, u32 off, int size, u64 v, int bar,
-			int relobs, int release);
+			int relobs, int release, u32 src);
 
 /*
  * The weak model's rule for its non-FIFO buffer: may a store of @cpu to
@@ -417,17 +554,20 @@ static void model_store(int cpu, u32 off, int size, u64 v, int release)
 {
 	int relobs = release ? wv[cpu].obs : wv[cpu].relobs;
 
-	if (release)
+	if (release) {
 		wv[cpu].release = 1;
+		wv[cpu].rel_obs = wv[cpu].obs;
+	}
 	if (cfg.model == SC) {
-		put(mem, off, size, v);
+		mem_write(off, size, v, cur_src);
 		return;
 	}
 	if (cfg.model == WEAK) {
 		if (!may_pass(cpu, sb[cpu].n, off, size, sb[cpu].bar, release))
 			pick_alt(1);
 		else if (pick_alt(2) == 0) {
-			hist_append(cpu, off, size, v, sb[cpu].bar, relobs, release);
+			hist_append(cpu, off, size, v, sb[cpu].bar, relobs, release,
+				    cur_src);
 			return;
 		}
 	}
@@ -437,6 +577,7 @@ static void model_store(int cpu, u32 off, int size, u64 v, int release)
 	sb[cpu].e[sb[cpu].n++] = (struct sbentry){
 		.off = off, .size = size, .val = v, .issue_ev = nev - 1,
 		.bar = sb[cpu].bar, .relobs = relobs, .release = release,
+		.src = cur_src,
 	};
 }
 
@@ -546,7 +687,7 @@ static int read_from(int cpu, u32 off, int size, int t, unsigned int skip)
  * at that barrier (@relobs).
  */
 static void hist_append(int cpu, u32 off, int size, u64 v, int bar,
-			int relobs, int release)
+			int relobs, int release, u32 src)
 {
 	struct wview *w = &wv[cpu];
 	int cut;
@@ -563,19 +704,24 @@ static void hist_append(int cpu, u32 off, int size, u64 v, int bar,
 	if (relobs > cut)
 		cut = relobs;
 	hist[nhist] = (struct hentry){ .off = off, .size = size,
-				       .prev = get(mem, off, size), .cut = cut };
+				       .prev = get(mem, off, size), .cut = cut,
+				       .src = src };
 	nhist++;
-	put(mem, off, size, v);
+	mem_write(off, size, v, src);
 	coh_set(cpu, off, size, nhist);
 	w->max_flushed = nhist;
 }
 
 /*
- * An acquire after a release of the same CPU (since its last full barrier)
- * orders everything before the release before everything after the
- * acquire, as ARMv8's release and acquire do (RCsc) and as the kernel's
- * model requires of an unlock followed by a lock: enabled() has waited for
- * the store buffer to drain, and later stores carry the cut of all before.
+ * An acquire after a release of the same CPU (since its last full barrier),
+ * as an unlock followed by a lock: the loads before the release are
+ * ordered before the acquire and everything after it (the floor rises to
+ * what they observed), and the stores before it before the stores after
+ * the acquire (a write barrier, cumulative).  A store before the release
+ * is NOT ordered before a load after the acquire: store buffering through
+ * a release and an acquire stays possible, as on POWER (lwsync) and in
+ * the kernel's memory model, which orders unlock+lock that way; ARMv8's
+ * RCsc release and acquire forbid it.  Called before the acquire reads.
  */
 static void release_acquire(int cpu)
 {
@@ -585,7 +731,9 @@ static void release_acquire(int cpu)
 		return;
 	w->release = 0;
 	sb[cpu].bar++;
-	w->relobs = w->obs;
+	w->relobs = w->rel_obs;
+	if (w->rel_obs > w->floor)
+		w->floor = w->rel_obs;
 }
 
 /*
@@ -613,6 +761,8 @@ static u64 weak_load(struct task *t, u32 off, int size, int mo, int *stale)
 				ftmp[b] = ((u8 *)&q->e[i].val)[off + b - q->e[i].off];
 			}
 	*stale = 0;
+	if (mo == MO_ACQUIRE || mo == MO_SEQ_CST)
+		release_acquire(t->cpu);
 	if (fwd == full) {
 		pick_alt(1);
 		return get(ftmp, 0, size);
@@ -620,13 +770,19 @@ static u64 weak_load(struct task *t, u32 off, int size, int mo, int *stale)
 	lo = coh_get(t->cpu, off, size);
 	if (w->floor > lo)
 		lo = w->floor;
-	for (k = nhist - 1; k >= lo && n < MAX_ALTS - 1; k--) {
+	for (k = nhist - 1; k >= lo; k--) {
 		for (b = 0; b < size; b++)
 			if (!(fwd & (1u << b)) && off + b >= hist[k].off &&
 			    off + b < hist[k].off + hist[k].size)
 				break;
-		if (b < size)
-			when[n++] = k + 1;
+		if (b == size)
+			continue;
+		if (n == MAX_ALTS - 1) {
+			vc_fail("the weak model: a load may read more than %d values, more than it can choose from (MAX_ALTS)",
+				MAX_ALTS);
+			return 0;
+		}
+		when[n++] = k + 1;
 	}
 	when[n++] = lo;
 	for (i = 0; i < n; i++) {
@@ -653,6 +809,7 @@ static u64 weak_load(struct task *t, u32 off, int size, int mo, int *stale)
 		}
 	a = pick_alt(n);
 	*stale = a;
+	t->pend_rf += rf_of(t->cpu, off, size, when[a]);
 	coh_set(t->cpu, off, size, when[a]);
 	if (when[a] > w->obs)
 		w->obs = when[a];
@@ -661,8 +818,6 @@ static u64 weak_load(struct task *t, u32 off, int size, int mo, int *stale)
 		w->acq = cut;
 	if ((mo == MO_ACQUIRE || mo == MO_SEQ_CST) && cut > w->floor)
 		w->floor = cut;
-	if (mo == MO_ACQUIRE)
-		release_acquire(t->cpu);
 	return val[a];
 }
 
@@ -685,10 +840,13 @@ static u64 weak_rmw(struct task *t, const struct op *op)
 	u64 v, n;
 
 	pick_alt(1);
+	if (acquire && !full)
+		release_acquire(t->cpu);
 	if (full)
 		w->floor = nhist;
 	if (nhist > w->obs)
 		w->obs = nhist;
+	beh_key += rf_of(t->cpu, op->off, op->size, -1);
 	v = get(mem, op->off, op->size);
 	cut = read_from(t->cpu, op->off, op->size, nhist, 0);
 	if (cut > w->acq)
@@ -698,7 +856,7 @@ static u64 weak_rmw(struct task *t, const struct op *op)
 		int own = release ? w->obs : w->relobs;
 
 		hist_append(t->cpu, op->off, op->size, n, sb[t->cpu].bar,
-			    own > cut ? own : cut, release);
+			    own > cut ? own : cut, release, cur_src);
 	} else {
 		coh_set(t->cpu, op->off, op->size, nhist);
 	}
@@ -709,8 +867,6 @@ static u64 weak_rmw(struct task *t, const struct op *op)
 		w->obs = nhist;
 		w->relobs = nhist;
 		w->release = 0;
-	} else if (acquire) {
-		release_acquire(t->cpu);
 	}
 	return v;
 }
@@ -746,9 +902,10 @@ static void flush_one(int cpu, int i)
 	struct sbentry e = sb[cpu].e[i];
 
 	if (cfg.model == WEAK)
-		hist_append(cpu, e.off, e.size, e.val, e.bar, e.relobs, e.release);
+		hist_append(cpu, e.off, e.size, e.val, e.bar, e.relobs, e.release,
+			    e.src);
 	else
-		put(mem, e.off, e.size, e.val);
+		mem_write(e.off, e.size, e.val, e.src);
 	memmove(&sb[cpu].e[i], &sb[cpu].e[i + 1],
 		(sb[cpu].n - i - 1) * sizeof(e));
 	sb[cpu].n--;
@@ -776,10 +933,14 @@ static void note_read(struct task *t, u32 off, int size, u64 v)
 			t->read_val[i] = v;
 			return;
 		}
-	if (t->nreads < MAX_READS) {
-		t->reads[t->nreads] = (struct range){ off, size };
-		t->read_val[t->nreads++] = v;
+	if (t->nreads == MAX_READS) {
+		/* a wait that forgot a load could wait for ever: stop instead */
+		vc_fail("a spin loop loads more than %d locations between two cpu_relax() (MAX_READS)",
+			MAX_READS);
+		return;
 	}
+	t->reads[t->nreads] = (struct range){ off, size };
+	t->read_val[t->nreads++] = v;
 }
 
 static u64 rmw_apply(int op, u64 old, u64 a, u64 b, int size, int *store)
@@ -868,6 +1029,18 @@ static void audit_event(const struct event *e)
 	}
 }
 
+/*
+ * The loads since the last cpu_relax() or store are a spin loop's failed
+ * iteration if the next call is cpu_relax(); a store or an RMW makes them
+ * count.
+ */
+static void commit_reads(struct task *t)
+{
+	beh_key += t->pend_rf;
+	t->pend_rf = 0;
+	t->pend_n = 0;
+}
+
 /* The task stops at @op; when it is picked, the access is performed. */
 static u64 sim_access(struct op *op)
 {
@@ -883,10 +1056,13 @@ static u64 sim_access(struct op *op)
 	/* picked: perform it */
 	switch (op->kind) {
 	case OP_READ:
-		if (cfg.model == WEAK)
+		if (cfg.model == WEAK) {
 			v = weak_load(t, op->off, op->size, op->mo, &ev[nev - 1].stale);
-		else
+		} else {
 			v = model_load(t->cpu, op->off, op->size);
+			t->pend_rf += rf_of(t->cpu, op->off, op->size, -1);
+		}
+		t->pend_n++;
 		put(arena, op->off, op->size, v);
 		put_off = op->off;
 		put_size = op->size;
@@ -895,6 +1071,7 @@ static u64 sim_access(struct op *op)
 	case OP_WRITE:
 		t->nreads = 0;
 		t->nwoken = 0;
+		commit_reads(t);
 		if (op->b) {	/* an atomic store: the value is known */
 			model_store(t->cpu, op->off, op->size, op->a,
 				    op->mo >= MO_RELEASE);
@@ -907,21 +1084,27 @@ static u64 sim_access(struct op *op)
 	case OP_RMW:
 		t->nreads = 0;
 		t->nwoken = 0;
+		commit_reads(t);
 		if (cfg.model == WEAK) {
 			v = weak_rmw(t, op);
 			note_read(t, op->off, op->size, v);
 			break;
 		}
 		v = model_load(t->cpu, op->off, op->size);
+		beh_key += rf_of(t->cpu, op->off, op->size, -1);
 		note_read(t, op->off, op->size, v);
 		{
 			u64 n = rmw_apply(op->rmw, v, op->a, op->b, op->size, &store);
 
 			if (store)
-				put(mem, op->off, op->size, n);
+				mem_write(op->off, op->size, n, cur_src);
 		}
 		break;
+	case OP_FENCE:
+		t->pend_n++;	/* a barrier inside a spin loop is part of it */
+		break;
 	default:
+		commit_reads(t);
 		break;
 	}
 	ev[nev - 1].value = v;
@@ -1112,6 +1295,10 @@ void lab_relax_hook(void)
 	op.nr = t->nreads;
 	for (i = 0; i < t->nreads; i++)
 		op.r[i] = t->reads[i];
+	/* a failed iteration: its loads and barriers do not count */
+	tcount[t->id] -= t->pend_n;
+	t->pend_rf = 0;
+	t->pend_n = 0;
 	t->op = op;
 	vc_switch(&t->sp, sched_sp);
 	t->nwoken = 0;
@@ -1190,6 +1377,7 @@ static void task_body(void)
 		t->active = 0;
 		t->done_acq++;
 	}
+	commit_reads(t);
 	t->state = 1;
 	vc_switch(&t->sp, sched_sp);
 	abort();
@@ -1213,6 +1401,8 @@ static void task_init(struct task *t)
 	t->clock = 0;
 	t->rng = (cfg.seed + 1) * 0x9e3779b97f4a7c15ULL + (t->id + 1) * 0xbf58476d1ce4e5b9ULL;
 	t->nwoken = 0;
+	t->pend_rf = 0;
+	t->pend_n = 0;
 	memset(&t->op, 0, sizeof(t->op));
 }
 
@@ -1250,9 +1440,16 @@ static int flush_list(int cpu, int *idx)
 {
 	int i, n = 0;
 
-	for (i = 0; i < sb[cpu].n && n < MAX_READS; i++)
-		if (flushable(cpu, i))
-			idx[n++] = i;
+	for (i = 0; i < sb[cpu].n; i++) {
+		if (!flushable(cpu, i))
+			continue;
+		if (n == MAX_READS) {
+			vc_fail("CPU %d's store buffer has more than %d stores that may leave next (MAX_READS)",
+				cpu, MAX_READS);
+			return n;
+		}
+		idx[n++] = i;
+	}
 	return n;
 }
 
@@ -1296,12 +1493,8 @@ static int enabled(int p)
 	switch (t->op.kind) {
 	case OP_AWAIT:
 		return await_ready(t);
-	case OP_READ:	/* an acquire after a release: see release_acquire() */
-		return cfg.model != WEAK || t->op.mo != MO_ACQUIRE ||
-		       !wv[t->cpu].release || sb[t->cpu].n == 0;
 	case OP_RMW:
-		if (cfg.model == TSO || t->op.mo == MO_SEQ_CST || t->op.mo >= MO_RELEASE ||
-		    (cfg.model == WEAK && t->op.mo == MO_ACQUIRE && wv[t->cpu].release))
+		if (cfg.model == TSO || t->op.mo == MO_SEQ_CST || t->op.mo >= MO_RELEASE)
 			return sb[t->cpu].n == 0;
 		return !sb_overlap(t->cpu, t->op.off, t->op.size) && !older_bar(t->cpu);
 	case OP_FENCE:
@@ -1407,10 +1600,16 @@ static int dependent(int pa, const struct op *a, int pb, const struct op *b)
 	/*
 	 * Under the weak model a full barrier makes its CPU see every store
 	 * in memory so far: its order against any store reaching memory
-	 * matters, whatever the location.
+	 * matters, whatever the location.  And two stores reaching memory
+	 * never commute there, whatever their locations: the history is one
+	 * order of all stores, and a store's cut, a floor and what a CPU has
+	 * observed are positions in it, so swapping two stores to different
+	 * locations changes what a barrier later orders (litmus test
+	 * S+xchgwmb+porelease+3reads: found only with every pair dependent).
 	 */
 	if (cfg.model == WEAK &&
-	    ((reads_time(a) && appends(b)) || (reads_time(b) && appends(a))))
+	    ((reads_time(a) && appends(b)) || (reads_time(b) && appends(a)) ||
+	     (appends(a) && appends(b))))
 		return 1;
 	if (!writes(a) && !writes(b))
 		return 0;
@@ -1452,6 +1651,10 @@ static void reset(void)
 	}
 	memset(sb, 0, sizeof(sb));
 	memset(wv, 0, cfg.cpus * sizeof(wv[0]));
+	memset(msrc, 0, audit_used * sizeof(msrc[0]));
+	memset(tcount, 0, sizeof(tcount));
+	beh_key = 0;
+	cur_src = 0;
 	nhist = 0;
 	for (i = 0; i < ntasks; i++)
 		task_init(&tasks[i]);
@@ -1461,8 +1664,11 @@ static void reset(void)
 	failed = 0;
 	fail_msg[0] = 0;
 	litmus_hit = 0;
-	if (cfg.litmus)
+	if (cfg.litmus) {
 		vc_litmus_reset();
+		if (cfg.litmus->init)
+			cfg.litmus->init();
+	}
 	/* every task runs up to its first shared access */
 	for (i = 0; i < ntasks; i++)
 		run(&tasks[i]);
@@ -1507,15 +1713,19 @@ static void check_tails(void)
 
 /*
  * A failed iteration of a spin loop (one load, then cpu_relax()) changes
- * nothing: the event is kept in the trace but hidden from the race
- * analysis, and only the load after the wake-up counts (common/verify/
- * README.md, "Spin loops are awaits").
+ * nothing under SC and TSO: a load there changes no state but the CPU's
+ * own, which the wait then throws away.  The event is kept in the trace
+ * but hidden from the race analysis, and only the load after the wake-up
+ * counts (common/verify/README.md, "Spin loops are awaits").  Not under
+ * the weak model: there a load moves its CPU's view (what it observed,
+ * its coherence per location), which a later smp_rmb() or acquire uses
+ * (litmus test MP+spin-handover+rmb: missed while they were hidden).
  */
 static int failed_spin(int p, const struct event *e)
 {
 	const struct task *t = &tasks[p];
 
-	return !is_flusher(p) && e->op.kind == OP_READ && !t->state &&
+	return cfg.model != WEAK && !is_flusher(p) && e->op.kind == OP_READ && !t->state &&
 	       t->op.kind == OP_AWAIT && t->op.nr == 1 &&
 	       t->op.r[0].off == e->op.off && t->op.r[0].size == e->op.size;
 }
@@ -1634,6 +1844,21 @@ static int cost_pick(void)
 	return best;
 }
 
+/*
+ * Explore @p at @pre; if it cannot run there, or a sleep set says its
+ * runs from there are covered elsewhere (they are not, for a race that
+ * needs other CPUs' events first: IRIW lost a behaviour), every process
+ * enabled there.  An await only wakes: it is reordered only where it was
+ * enabled.
+ */
+static void add_backtrack(struct dnode *pre, int p, const struct event *e)
+{
+	if ((pre->enabled & ~pre->sleep) & (1ULL << p))
+		pre->backtrack |= 1ULL << p;
+	else if (e->op.kind != OP_AWAIT)
+		pre->backtrack |= pre->enabled;
+}
+
 /* Run proc @p for one event; in DPOR mode, find the races it is in. */
 static void step(int p, int analyse)
 {
@@ -1688,6 +1913,9 @@ static void step(int p, int analyse)
 		e->value = sb[p - ntasks].e[e->op.a].val;
 		flush_one(p - ntasks, e->op.a);
 	} else {
+		if (e->op.kind != OP_AWAIT)
+			tcount[p]++;
+		cur_src = (u32)(p + 1) << 16 | tcount[p];
 		run(&tasks[p]);
 	}
 	if (cfg.cost_end && e->op.kind == OP_RMW && e->op.rmw == R_CAS &&
@@ -1713,8 +1941,7 @@ static void step(int p, int analyse)
 	/*
 	 * Every earlier event that conflicts with this one and is not known
 	 * to happen before it could have come after it: explore that order
-	 * from the state before it (Flanagan and Godefroid).  An await only
-	 * wakes; it is reordered only where it was enabled.
+	 * from the state before it (Flanagan and Godefroid).
 	 */
 	for (i = nev - 2; i >= 0; i--) {
 		struct event *o = &ev[i];
@@ -1723,10 +1950,21 @@ static void step(int p, int analyse)
 		if (o->hidden || o->proc == p || before[o->proc] >= (u32)o->seq ||
 		    !dependent(o->proc, &o->op, p, &e->op))
 			continue;
-		if (pre->enabled & (1ULL << p))
-			pre->backtrack |= 1ULL << p;
-		else if (e->op.kind != OP_AWAIT)
-			pre->backtrack |= pre->enabled;
+		add_backtrack(pre, p, e);
+		/*
+		 * Under a preemption bound, reversing the race at i may cost a
+		 * preemption the bound does not have, where switching at the
+		 * start of the block of events i belongs to costs none: try
+		 * there too (Coons, Musuvathi and McKinley, OOPSLA 2013).
+		 */
+		if (cfg.bound < 1000) {
+			int j = i;
+
+			while (j > 0 && ev[j - 1].proc == o->proc)
+				j--;
+			if (j != i)
+				add_backtrack(&stk[j], p, e);
+		}
 	}
 }
 
@@ -1834,7 +2072,7 @@ static enum result execute(int prefix)
 			n->sleep = 0;
 			for (i = 0; i < nprocs; i++)
 				next_op(i, &n->next[i]);
-			if (d > 0) {
+			if (d > 0 && !cfg.reference) {
 				struct dnode *pa = &stk[d - 1];
 				u64 s = (pa->sleep | pa->done) & ~(1ULL << pa->chosen);
 
@@ -1857,7 +2095,8 @@ static enum result execute(int prefix)
 			else
 				p = __builtin_ctzll(avail);
 			n->chosen = p;
-			n->backtrack = 1ULL << p;
+			/* the reference search: every enabled choice, no DPOR */
+			n->backtrack = cfg.reference ? en : 1ULL << p;
 			n->alt = 0;
 			cur_alt = 0;
 		} else {
@@ -1876,7 +2115,7 @@ static enum result execute(int prefix)
 		if (last >= 0 && p != last && enabled(last))
 			preemptions++;
 		choice[d] = p;
-		step(p, d >= prefix - 1);
+		step(p, !cfg.reference && d >= prefix - 1);
 		choice_alt[d] = ev[d].alt;
 		if (dpor)
 			stk[d].nalt = ev[d].nalt;
@@ -1891,7 +2130,7 @@ static enum result execute(int prefix)
 				vc_fail("lock %d is not free at the end", i);
 		if (failed)
 			return X_FAIL;
-		memcpy(arena + VARS_OFF, mem + VARS_OFF, sizeof(struct vc_vars));
+		memcpy(arena + VARS_OFF, mem + VARS_OFF, VC_VARS_BYTES);
 		if (cfg.litmus->exists()) {
 			litmus_hit = 1;
 			vc_fail("the exists clause holds");
@@ -1946,8 +2185,15 @@ static const char *loc_name(u32 off, char *buf, size_t n)
 	static const char *const var_name[] = { "x", "y", "z", "buf", "flag" };
 	const struct vc_layout *q = &vc_layout;
 
-	if (off >= VARS_OFF && off < VARS_OFF + sizeof(struct vc_vars)) {
-		snprintf(buf, n, "%s", var_name[(off - VARS_OFF) / sizeof(int)]);
+	if (off >= VARS_OFF && off < VARS_OFF + VC_VARS_BYTES) {
+		u32 i = (off - VARS_OFF) / sizeof(int);
+
+		if (cfg.litmus && cfg.litmus->var_names)
+			snprintf(buf, n, "%s", cfg.litmus->var_names[i]);
+		else if (i < ARRAY_SIZE(var_name))
+			snprintf(buf, n, "%s", var_name[i]);
+		else
+			snprintf(buf, n, "var%u", i);
 	} else if (off < PCPU_OFF) {
 		int l = off / sizeof(struct vc_lockref);
 		u32 r = off % sizeof(struct vc_lockref);
@@ -2208,6 +2454,49 @@ static long num(const char *s, long lo, long hi, const char *what)
 	return v;
 }
 
+/* -L NAME: the project's own tests (litmus.c), then the LKMM suite's. */
+static const struct vc_litmus *find_litmus(const char *name)
+{
+	const struct vc_litmus *const tables[] = { vc_litmus_tests, vc_lkmm_tests };
+	unsigned int k;
+	int i;
+
+	for (k = 0; k < ARRAY_SIZE(tables); k++)
+		for (i = 0; tables[k] && tables[k][i].name; i++)
+			if (!strcmp(name, tables[k][i].name))
+				return &tables[k][i];
+	fprintf(stderr, "verify: unknown litmus test '%s'; valid:", name);
+	for (k = 0; k < ARRAY_SIZE(tables); k++)
+		for (i = 0; tables[k] && tables[k][i].name; i++)
+			fprintf(stderr, " %s", tables[k][i].name);
+	fprintf(stderr, "\n");
+	exit(2);
+}
+
+/*
+ * A complete execution: its behaviour (reads-from, coherence and the
+ * final state) and its final state, each into its set.  The final state is
+ * the modelled memory in use and a litmus test's registers.
+ */
+static void count_behaviour(void)
+{
+	u64 st = 14695981039346656037ULL;
+	unsigned long i;
+
+	for (i = 0; i < audit_used; i++)
+		st = (st ^ mem[i]) * 1099511628211ULL;
+	if (cfg.litmus && cfg.litmus->regs)
+		for (i = 0; i < cfg.litmus->regs_size; i++)
+			st = (st ^ ((const u8 *)cfg.litmus->regs)[i]) * 1099511628211ULL;
+	keyset_add(&states, st);
+	keyset_add(&classes, beh_key + mix(st));
+	if (getenv("VC_DEBUG_STATES") && cfg.litmus) {
+		const int *r = cfg.litmus->regs;
+		for (i = 0; i < 16; i++) fprintf(stderr, "%d", r[i]);
+		fprintf(stderr, " "); for (i = 0; i < (unsigned long)nev; i++) fprintf(stderr, "%d", choice[i]); fprintf(stderr, "\n");
+	}
+}
+
 struct best {
 	int n, pre, hit;
 	int sched[MAX_EVENTS], alt[MAX_EVENTS];
@@ -2329,8 +2618,14 @@ int main(int argc, char **argv)
 	cfg.self = argv[0];
 	cfg.name = "lock";
 	cfg.transfer = 100;
-	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:x:p:s:r:N:qM:b:w:L:A:T:C:H:W:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:x:p:s:r:N:qM:b:w:L:A:T:C:H:W:ER")) != -1) {
 		switch (opt) {
+		case 'E':
+			cfg.enumerate = 1;
+			break;
+		case 'R':
+			cfg.reference = 1;
+			break;
 		case 'm':
 			for (i = 0; i < 3 && strcmp(optarg, model_name[i]); i++)
 				;
@@ -2382,17 +2677,7 @@ int main(int argc, char **argv)
 				"-A (audit poison byte, or none)") : -1;
 			break;
 		case 'L':
-			for (i = 0; vc_litmus_tests[i].name &&
-				    strcmp(optarg, vc_litmus_tests[i].name); i++)
-				;
-			if (!vc_litmus_tests[i].name) {
-				fprintf(stderr, "verify: unknown litmus test '%s'; valid:", optarg);
-				for (i = 0; vc_litmus_tests[i].name; i++)
-					fprintf(stderr, " %s", vc_litmus_tests[i].name);
-				fprintf(stderr, "\n");
-				exit(2);
-			}
-			cfg.litmus = &vc_litmus_tests[i];
+			cfg.litmus = find_litmus(optarg);
 			break;
 		case 'T':
 			cfg.cost_end = num(optarg, 1, 100000000, "-T (cycles to simulate)");
@@ -2436,6 +2721,10 @@ int main(int argc, char **argv)
 	audit_used = PCPU_OFF + cfg.cpus * pcpu_size;
 	ntasks = cfg.cpus * cfg.levels;
 	nprocs = ntasks + (cfg.model == SC ? 0 : cfg.cpus);
+	if (cfg.reference)
+		cfg.enumerate = 1;
+	if (cfg.enumerate)
+		cfg.minimise = 0;
 	for (i = 0; i < ntasks; i++) {
 		tasks[i].id = i;
 		tasks[i].cpu = i / cfg.levels;
@@ -2487,12 +2776,15 @@ int main(int argc, char **argv)
 			execs++;
 			if (r == X_SLEEP)
 				sleeps++;
+			else if (r == X_PASS || litmus_hit)
+				count_behaviour();
 			if (r == X_FAIL) {
 				if (!fails++)
 					first_fail = execs;
 				record(&best);
 			}
-			if (best.n && (!cfg.minimise || ++since > cfg.min_budget))
+			if (best.n && !cfg.enumerate &&
+			    (!cfg.minimise || ++since > cfg.min_budget))
 				break;
 			if (!cfg.quiet && execs % 100000 == 0)
 				fprintf(stderr, "verify %s %s: %ld executions, %.0f s\n",
@@ -2529,6 +2821,8 @@ int main(int argc, char **argv)
 			enum result r = execute(0);
 
 			execs++;
+			if (r == X_PASS || litmus_hit)
+				count_behaviour();
 			if (r == X_FAIL) {
 				fails++;
 				first_fail = execs;
@@ -2539,6 +2833,9 @@ int main(int argc, char **argv)
 	}
 	{
 		double secs = now() - t0;
+		int was_dpor = dpor;
+		const char *verdict;
+		int rc;
 
 		if (cfg.audit)
 			printf("audit: poison %#x, %ld executions, event hash %016llx\n",
@@ -2546,20 +2843,36 @@ int main(int argc, char **argv)
 			       (unsigned long long)audit_hash);
 		if (best.n) {
 			report_failure(&best, first_fail ? first_fail : execs, secs, conf);
-			return best.hit ? 0 : 1;
-		}
-		if (cfg.litmus) {
+			verdict = best.hit ? "reachable" : "FAIL";
+			rc = best.hit ? 0 : 1;
+		} else if (cfg.litmus) {
 			printf("litmus %s %s: %s: %ld executions%s in %.1f s\n", cfg.name,
 			       model_name[cfg.model], exhausted ? "never" : "not found",
 			       execs, exhausted ? ", every one (exhausted)" :
 			       ", NOT exhausted (budget -x)", secs);
-			return exhausted ? 0 : 3;
+			verdict = exhausted ? "never" : "not-found";
+			rc = exhausted ? 0 : 3;
+		} else {
+			printf("verify %s %s [%s]: PASS: %ld executions%s in %.1f s (%.0f/s; %ld cut short by sleep sets or the bound)\n",
+			       cfg.name, model_name[cfg.model], conf, execs,
+			       dpor ? (exhausted ? ", every one (exhausted)" :
+				       ", NOT exhausted (budget -x)") : " (PCT)",
+			       secs, execs / (secs > 0 ? secs : 1e-9), sleeps);
+			verdict = "PASS";
+			rc = dpor && !exhausted ? 3 : 0;
 		}
-		printf("verify %s %s [%s]: PASS: %ld executions%s in %.1f s (%.0f/s; %ld cut short by sleep sets or the bound)\n",
-		       cfg.name, model_name[cfg.model], conf, execs,
-		       dpor ? (exhausted ? ", every one (exhausted)" :
-			       ", NOT exhausted (budget -x)") : " (PCT)",
-		       secs, execs / (secs > 0 ? secs : 1e-9), sleeps);
-		return dpor && !exhausted ? 3 : 0;
+		if (cfg.enumerate)
+			printf("behaviours: %ld classes (digest %016llx), %ld final states (digest %016llx), %ld failing executions\n",
+			       classes.n, (unsigned long long)classes.digest, states.n,
+			       (unsigned long long)states.digest, fails);
+		/* one line for the scripts: the sentences above are for people */
+		printf("result: name=%s model=%s explorer=%s verdict=%s executions=%ld exhausted=%d cut=%ld bound=%d reorder_bound=%d classes=%ld class_digest=%016llx states=%ld state_digest=%016llx failures=%ld first_failure=%ld events=%d preemptions=%d seconds=%.2f failure=%s\n",
+		       cfg.name, model_name[cfg.model],
+		       cfg.pct ? "pct" : cfg.reference ? "reference" : "dpor", verdict, execs,
+		       was_dpor ? exhausted : 0, sleeps, cfg.bound, cfg.reorder_bound,
+		       classes.n, (unsigned long long)classes.digest, states.n,
+		       (unsigned long long)states.digest, fails, first_fail, best.n,
+		       best.pre, secs, best.n && !best.hit ? best.msg : "-");
+		return rc;
 	}
 }

@@ -16,6 +16,8 @@
  */
 #include <linux/compiler.h>
 #include <asm/barrier.h>
+#include <asm/processor.h>
+#include <linux/atomic.h>
 #include "vc.h"
 
 static int r[VC_LITMUS_THREADS][4];
@@ -31,6 +33,8 @@ static int r[VC_LITMUS_THREADS][4];
  * powerpc, riscv) define smp_mb__after_spinlock() as smp_mb().
  */
 #define smp_mb__after_spinlock() smp_mb()
+
+#define VC_REGS	.regs = r, .regs_size = sizeof(r)
 
 void vc_litmus_reset(void)
 {
@@ -447,30 +451,149 @@ static int z6_exists(void)
 	return r[1][0] == 1 && V->z == 2 && r[2][1] == 0;
 }
 
+/*
+ * The checker's own regression tests (issue 28): behaviours its weak
+ * model allows that an earlier search missed.
+ *
+ * S3: two writers, one reader.  Nothing orders the reader's load of z
+ * before its load of y, so it may see z = 1 and still y = 0.  DPOR missed
+ * it with P0 first (and found it with the threads swapped) while it took
+ * two stores to different locations for independent: under the weak
+ * model they are not (checker.c, dependent()).
+ */
+static void s3_xchg(void)
+{
+	xchg_relaxed(&V->y, 1);
+	smp_wmb();
+	WRITE_ONCE(V->z, 1);
+}
+
+static void s3_rel(void)
+{
+	WRITE_ONCE(V->x, 1);
+	smp_store_release(&V->flag, 1);
+}
+
+static void s3_read(void)
+{
+	r[2][0] = READ_ONCE(V->z);
+	r[2][1] = smp_load_acquire(&V->flag);
+	r[2][2] = READ_ONCE(V->y);
+}
+
+static int s3_exists(void)
+{
+	return r[2][0] == 1 && r[2][1] == 1 && r[2][2] == 0;
+}
+
+/*
+ * A hand-over through spinning CPUs: P1 waits for x = 1 and stores 2, P2
+ * waits for x = 2, then smp_rmb() and reads buf.  P1's store of 2 carries
+ * no barrier, so P2 may still read the old buf.  The search missed it
+ * while it hid failed spin iterations from its race analysis: under the
+ * weak model such a load moves its CPU's view (checker.c, failed_spin()).
+ */
+static void hand_0(void)
+{
+	WRITE_ONCE(V->buf, 1);
+	smp_store_release(&V->x, 1);
+}
+
+static void hand_1(void)
+{
+	while (READ_ONCE(V->x) != 1)
+		cpu_relax();
+	WRITE_ONCE(V->x, 2);
+}
+
+static void hand_2(void)
+{
+	while (READ_ONCE(V->x) != 2)
+		cpu_relax();
+	smp_rmb();
+	r[2][0] = READ_ONCE(V->buf);
+}
+
+static int hand_exists(void)
+{
+	return r[2][0] == 0;
+}
+
+/*
+ * A release followed by an acquire on one CPU.  SB through them: the
+ * weak model lets the store pass the later load, as POWER's lwsync and the
+ * kernel's memory model do (ARMv8's RCsc pair forbids it).
+ */
+static void sbra_0(void)
+{
+	smp_store_release(&V->x, 1);
+	r[0][0] = smp_load_acquire(&V->y);
+}
+
+static void sbra_1(void)
+{
+	WRITE_ONCE(V->y, 1);
+	smp_mb();
+	r[1][0] = READ_ONCE(V->x);
+}
+
+/*
+ * MP with the reader's loads on either side of a release and an acquire:
+ * the load before the release is ordered before the load after the
+ * acquire (POWER, ARMv8 and the kernel's model all forbid the outcome).
+ */
+static void mpra_1(void)
+{
+	r[1][0] = READ_ONCE(V->y);
+	smp_store_release(&V->z, 1);
+	r[1][2] = smp_load_acquire(&V->buf);
+	r[1][1] = READ_ONCE(V->x);
+}
+
+/*
+ * The same with the reader's two loads under two locks taken one after the
+ * other: unlock then lock orders them (the kernel's memory model).
+ */
+static void mp2l_1(void)
+{
+	spin_lock(lock0);
+	r[1][0] = READ_ONCE(V->y);
+	spin_unlock(lock0);
+	spin_lock(lock1);
+	r[1][1] = READ_ONCE(V->x);
+	spin_unlock(lock1);
+}
+
 const struct vc_litmus vc_litmus_tests[] = {
-	{ .name = "SB", .threads = 2, .thread = { sb_0, sb_1 }, .exists = sb_exists },
-	{ .name = "SB+mbs", .threads = 2, .thread = { sb_mb_0, sb_mb_1 }, .exists = sb_exists },
-	{ .name = "MP", .threads = 2, .thread = { mp_0, mp_1 }, .exists = mp_exists },
-	{ .name = "MP+wmb", .threads = 2, .thread = { mp_wmb_0, mp_1 }, .exists = mp_exists },
-	{ .name = "MP+rmb", .threads = 2, .thread = { mp_0, mp_rmb_1 }, .exists = mp_exists },
-	{ .name = "MP+wmb+rmb", .threads = 2, .thread = { mp_wmb_0, mp_rmb_1 }, .exists = mp_exists },
-	{ .name = "MP+release+acquire", .threads = 2, .thread = { mp_rel_0, mp_acq_1 }, .exists = mp_exists },
-	{ .name = "LB", .threads = 2, .thread = { lb_0, lb_1 }, .exists = lb_exists },
-	{ .name = "2+2W", .threads = 2, .thread = { w22_0, w22_1 }, .exists = w22_exists },
-	{ .name = "2+2W+wmbs", .threads = 2, .thread = { w22_wmb_0, w22_wmb_1 }, .exists = w22_exists },
-	{ .name = "IRIW", .threads = 4, .thread = { iriw_0, iriw_1, iriw_2, iriw_3 }, .exists = iriw_exists },
-	{ .name = "IRIW+rmbs", .threads = 4, .thread = { iriw_0, iriw_1, iriw_rmb_2, iriw_rmb_3 }, .exists = iriw_exists },
-	{ .name = "IRIW+mbs", .threads = 4, .thread = { iriw_0, iriw_1, iriw_mb_2, iriw_mb_3 }, .exists = iriw_exists },
-	{ .name = "CoRR", .threads = 2, .thread = { corr_0, corr_1 }, .exists = corr_exists },
-	{ .name = "WRC+release+rmb", .threads = 3, .thread = { wrc_0, wrc_1, wrc_2 }, .exists = wrc_exists },
-	{ .name = "ISA2+pooncelock+pooncelock+pombonce", .threads = 3, .thread = { isa2_0, isa2_1, isa2_2 }, .exists = isa2_exists },
-	{ .name = "LB+unlocklockonceonce+poacquireonce", .threads = 2, .thread = { lbul_0, lbul_1 }, .exists = lbul_exists },
-	{ .name = "MP+polockmbonce+poacquiresilsil", .threads = 2, .thread = { mpsil_mb_0, mpsil_1 }, .exists = mpsil_exists },
-	{ .name = "MP+polockonce+poacquiresilsil", .threads = 2, .thread = { mpsil_0, mpsil_1 }, .exists = mpsil_exists },
-	{ .name = "MP+polocks", .threads = 2, .thread = { mpl_0, mpl_1 }, .exists = mpl_exists },
-	{ .name = "MP+porevlocks", .threads = 2, .thread = { mprl_0, mprl_1 }, .exists = mprl_exists },
-	{ .name = "MP+unlocklockonceonce+fencermbonceonce", .threads = 2, .thread = { mpul_0, mpul_1 }, .exists = mpul_exists },
-	{ .name = "Z6.0+pooncelock+poonceLock+pombonce", .threads = 3, .thread = { z6_0, z6_mb_1, z6_2 }, .exists = z6_exists },
-	{ .name = "Z6.0+pooncelock+pooncelock+pombonce", .threads = 3, .thread = { z6_0, z6_1, z6_2 }, .exists = z6_exists },
+	{ .name = "SB", .threads = 2, .thread = { sb_0, sb_1 }, .exists = sb_exists, VC_REGS },
+	{ .name = "SB+mbs", .threads = 2, .thread = { sb_mb_0, sb_mb_1 }, .exists = sb_exists, VC_REGS },
+	{ .name = "MP", .threads = 2, .thread = { mp_0, mp_1 }, .exists = mp_exists, VC_REGS },
+	{ .name = "MP+wmb", .threads = 2, .thread = { mp_wmb_0, mp_1 }, .exists = mp_exists, VC_REGS },
+	{ .name = "MP+rmb", .threads = 2, .thread = { mp_0, mp_rmb_1 }, .exists = mp_exists, VC_REGS },
+	{ .name = "MP+wmb+rmb", .threads = 2, .thread = { mp_wmb_0, mp_rmb_1 }, .exists = mp_exists, VC_REGS },
+	{ .name = "MP+release+acquire", .threads = 2, .thread = { mp_rel_0, mp_acq_1 }, .exists = mp_exists, VC_REGS },
+	{ .name = "LB", .threads = 2, .thread = { lb_0, lb_1 }, .exists = lb_exists, VC_REGS },
+	{ .name = "2+2W", .threads = 2, .thread = { w22_0, w22_1 }, .exists = w22_exists, VC_REGS },
+	{ .name = "2+2W+wmbs", .threads = 2, .thread = { w22_wmb_0, w22_wmb_1 }, .exists = w22_exists, VC_REGS },
+	{ .name = "IRIW", .threads = 4, .thread = { iriw_0, iriw_1, iriw_2, iriw_3 }, .exists = iriw_exists, VC_REGS },
+	{ .name = "IRIW+rmbs", .threads = 4, .thread = { iriw_0, iriw_1, iriw_rmb_2, iriw_rmb_3 }, .exists = iriw_exists, VC_REGS },
+	{ .name = "IRIW+mbs", .threads = 4, .thread = { iriw_0, iriw_1, iriw_mb_2, iriw_mb_3 }, .exists = iriw_exists, VC_REGS },
+	{ .name = "CoRR", .threads = 2, .thread = { corr_0, corr_1 }, .exists = corr_exists, VC_REGS },
+	{ .name = "WRC+release+rmb", .threads = 3, .thread = { wrc_0, wrc_1, wrc_2 }, .exists = wrc_exists, VC_REGS },
+	{ .name = "ISA2+pooncelock+pooncelock+pombonce", .threads = 3, .thread = { isa2_0, isa2_1, isa2_2 }, .exists = isa2_exists, VC_REGS },
+	{ .name = "LB+unlocklockonceonce+poacquireonce", .threads = 2, .thread = { lbul_0, lbul_1 }, .exists = lbul_exists, VC_REGS },
+	{ .name = "MP+polockmbonce+poacquiresilsil", .threads = 2, .thread = { mpsil_mb_0, mpsil_1 }, .exists = mpsil_exists, VC_REGS },
+	{ .name = "MP+polockonce+poacquiresilsil", .threads = 2, .thread = { mpsil_0, mpsil_1 }, .exists = mpsil_exists, VC_REGS },
+	{ .name = "MP+polocks", .threads = 2, .thread = { mpl_0, mpl_1 }, .exists = mpl_exists, VC_REGS },
+	{ .name = "MP+porevlocks", .threads = 2, .thread = { mprl_0, mprl_1 }, .exists = mprl_exists, VC_REGS },
+	{ .name = "MP+unlocklockonceonce+fencermbonceonce", .threads = 2, .thread = { mpul_0, mpul_1 }, .exists = mpul_exists, VC_REGS },
+	{ .name = "Z6.0+pooncelock+poonceLock+pombonce", .threads = 3, .thread = { z6_0, z6_mb_1, z6_2 }, .exists = z6_exists, VC_REGS },
+	{ .name = "Z6.0+pooncelock+pooncelock+pombonce", .threads = 3, .thread = { z6_0, z6_1, z6_2 }, .exists = z6_exists, VC_REGS },
+	{ .name = "S3+xchg-wmb+release", .threads = 3, .thread = { s3_xchg, s3_rel, s3_read }, .exists = s3_exists, VC_REGS },
+	{ .name = "S3+release+xchg-wmb", .threads = 3, .thread = { s3_rel, s3_xchg, s3_read }, .exists = s3_exists, VC_REGS },
+	{ .name = "MP+spin-handover+rmb", .threads = 3, .thread = { hand_0, hand_1, hand_2 }, .exists = hand_exists, VC_REGS },
+	{ .name = "SB+release-acquire+mb", .threads = 2, .thread = { sbra_0, sbra_1 }, .exists = sb_exists, VC_REGS },
+	{ .name = "MP+wmb+release-acquire", .threads = 2, .thread = { mp_wmb_0, mpra_1 }, .exists = mp_exists, VC_REGS },
+	{ .name = "MP+wmb+unlock-lock", .threads = 2, .thread = { mp_wmb_0, mp2l_1 }, .exists = mp_exists, VC_REGS },
 	{ NULL }
 };

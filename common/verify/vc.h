@@ -34,7 +34,9 @@ bool vc_api_lockref_get(struct vc_lockref *l);
 void vc_api_cost_section(int *data);
 
 /* Litmus tests (litmus.c): threads on plain shared variables and locks. */
-#define VC_LITMUS_THREADS	4
+#define VC_LITMUS_THREADS	8
+/* The bytes at vc_vars(): a litmus test may lay out its own ints there. */
+#define VC_VARS_BYTES		512
 
 struct vc_vars {
 	int x, y, z, buf, flag;
@@ -46,9 +48,20 @@ struct vc_litmus {
 	int (*exists)(void);	/* at the end: the outcome asked about */
 
 	void (*thread[VC_LITMUS_THREADS])(void);	/* one a CPU */
+	/* optional: initial values, set with vc_litmus_set() */
+	void (*init)(void);
+	/* optional: the names of the ints at vc_vars(), for the trace */
+	const char *const *var_names;
+	/* the registers the exists clause reads: part of the final state */
+	const void *regs;
+	unsigned int regs_size;
 };
 
 extern const struct vc_litmus vc_litmus_tests[];
+/* Translated from the 6.1 tree's LKMM suite, when linked (verify-lkmm.sh). */
+extern const struct vc_litmus vc_lkmm_tests[] __attribute__((__weak__));
+/* An initial value in the modelled memory (from a test's init()). */
+void vc_litmus_set(volatile void *p, int size, uint64_t v);
 void vc_litmus_reset(void);
 struct vc_vars *vc_vars(void);
 struct vc_lockref *vc_lockref_of(int i);
