@@ -16,7 +16,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
 
-.PHONY: help deps check test soak book-runs verify verify-mutants sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
+.PHONY: help deps check test soak book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -46,6 +46,11 @@ help:
 	@echo "                     tests and audit, then its kill table"
 	@echo "  make verify-N      the lock checker on step N only, or on 6.1's own lock (verify-today)"
 	@echo "                     (MODELS=\"sc tso weak\" CONFIGS=\"c3a1 ... litmus audit\")"
+	@echo "  make verify-mutants the checker's kill table alone (MUTANTS=\"a b\" for some)"
+	@echo "  make verify-ref    the checker against its reference search: the same behaviours on every small configuration"
+	@echo "  make verify-faults the checker's planted faults (common/verify/faults/): each must be killed"
+	@echo "  make verify-lkmm   the LKMM litmus suite of the 6.1 tree, translated, under every model (STEP=N: on step N's lock)"
+	@echo "  make verify-pin    record the checker's pinned counts again (SHORT=1: only what make test runs)"
 	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user),"
 	@echo "                     then the mutants of common/mutants/ in the lab: the lab's kill table"
 	@echo "  make lab-bench     time every step's lock on this machine's cores beside ticket, pthread and MCS locks"
@@ -66,7 +71,20 @@ step-%:
 	@$(SCRIPTS)/step.sh "$*" $(ARCH)
 
 verify:
-	@$(SCRIPTS)/verify.sh $(if $(MODELS),--models "$(MODELS)") $(if $(CONFIGS),--configs "$(CONFIGS)") && $(SCRIPTS)/verify-mutants.sh
+	@$(SCRIPTS)/verify.sh $(if $(MODELS),--models "$(MODELS)") $(if $(CONFIGS),--configs "$(CONFIGS)") && \
+		$(SCRIPTS)/verify-ref.sh && $(SCRIPTS)/verify-lkmm.sh && $(SCRIPTS)/verify-mutants.sh
+
+verify-ref:
+	@$(SCRIPTS)/verify-ref.sh
+
+verify-faults:
+	@$(SCRIPTS)/verify-faults.sh $(FAULTS)
+
+verify-lkmm:
+	@$(SCRIPTS)/verify-lkmm.sh $(if $(STEP),--step "$(STEP)") $(if $(MODELS),--models "$(MODELS)")
+
+verify-pin:
+	@$(SCRIPTS)/verify-pin.sh $(if $(SHORT),--short)
 
 verify-mutants:
 	@$(SCRIPTS)/verify-mutants.sh $(MUTANTS)

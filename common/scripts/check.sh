@@ -5,7 +5,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
-"$TOP/common/scripts/deps.sh" kernel check book
+"$TOP/common/scripts/deps.sh" kernel check book verify
 # checkpatch.pl comes from the pristine tree: extract it here, not as a
 # side effect of the snapshot check.
 "$TOP/common/scripts/pristine.sh"
@@ -64,6 +64,16 @@ run "guest init: common/guest/init.c builds with -Wall -Wextra -Werror" \
 run "bad input: make step-42, bench and lab-bench with bad values stop with a clear message" common/tests/bad-input.sh
 run "a broken step directory (two patches, two directories of one number) stops every command that reads the series" common/tests/broken-step.sh
 run "the lock checker's audit catches a store and a load that escape the instrumentation" common/tests/verify-audit.sh
+fails_before=$KTAP_FAIL
+run "the lock checker against its reference search: the same behaviours, litmus answers and pinned counts" common/scripts/verify-ref.sh --check
+# the faults' kills mean something only where the checker itself passes
+# those rows: the line above has just run them
+if [ "$KTAP_FAIL" -eq "$fails_before" ]; then
+	run "the lock checker's planted faults (common/verify/faults/): each killed by the reference rows" \
+		common/scripts/verify-faults.sh --no-base
+else
+	ktap_fail_text "the lock checker's planted faults: not run, the unmutated checker fails its rows above"
+fi
 run "book runs: every recorded file is there, its header names its command and commit" common/scripts/book-runs.sh --check
 run "book filter: every include.lua selection on the steps' files, every misuse stops pandoc" common/tests/book-filter.sh
 run "book: a chapter per step, HTML and EPUB render, every include, link and image resolves" common/tests/book.sh

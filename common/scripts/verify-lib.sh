@@ -24,9 +24,12 @@ run_logged() {
 	"$@"
 }
 
-# build TREE VARIANT NAME: build/verify/NAME/verify, or a FAIL reason.
+# build TREE VARIANT NAME [EXTRA.c...]: build/verify/NAME/verify, or a FAIL
+# reason; each EXTRA.c (verify-lkmm.sh's translated tests) is compiled like
+# litmus.c and linked in.
 build() {
-	local t=$1 variant=$2 name=$3 nr out asmdir flags
+	local t=$1 variant=$2 name=$3 nr out asmdir flags x extra_objs=()
+	shift 3
 	case $variant in
 	nr64) nr=64 ;;
 	nr16k) nr=16384 ;;
@@ -54,11 +57,16 @@ build() {
 	fi
 	{
 		echo "asm/qspinlock.h: ${asmdir#"$TOP"/}"
+		for x in "$@"; do
+			extra_objs+=("$out/$(basename "$x" .c).o")
+			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$x" -o "${extra_objs[-1]}" || break
+		done &&
+		[ "${#extra_objs[@]}" -eq 0 ] || [ -f "${extra_objs[-1]}" ] &&
 		run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$t/kernel/locking/qspinlock.c" -o "$out/qspinlock.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
 			run_logged gcc -no-pie -o "$out/verify" "$out/qspinlock.o" "$out/api.o" \
-				"$out/litmus.o" "$OUT/checker.o" "$OUT/cost.o"
+				"$out/litmus.o" "${extra_objs[@]}" "$OUT/checker.o" "$OUT/cost.o"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
 		return 1
@@ -93,11 +101,12 @@ build_other() {
 	echo "$out/verify"
 }
 
-# build_checker: $OUT/checker.o, the checker itself, once for every step.
+# build_checker: $OUT/checker.o, the checker itself, once for every step
+# (VERIFY_CHECKER_SRC: another checker.c, for verify-faults.sh).
 build_checker() {
 	work_starts "the checker's build"
 	mkdir -p "$OUT"
-	{ run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/checker.c" -o "$OUT/checker.o" &&
+	{ run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "${VERIFY_CHECKER_SRC:-$VSRC/checker.c}" -o "$OUT/checker.o" &&
 		run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/cost.c" -o "$OUT/cost.o"; } >"$OUT/checker.log" 2>&1 ||
 		die "verify: common/verify/checker.c or cost.c does not compile (log: ${OUT#"$TOP"/}/checker.log)"
 }
@@ -151,4 +160,29 @@ audit_variant() {
 	calls=$(objdump -dr "$OUT/$name/qspinlock.o" | grep -oE 'R_X86_64_PLT32[[:space:]]+__tsan_[a-z0-9_]+' | sed 's/.*__tsan_//')
 	audit_got=PASS
 	echo "audit $label: PASS: no store escaped the checker and no load changed with the poison ($audit_execs executions: no poison, 0x5a and 0xa5, event hash $h0); qspinlock.o calls it at $(printf '%s\n' "$calls" | grep -cE '^(unaligned_)?read') loads, $(printf '%s\n' "$calls" | grep -cE '^(unaligned_)?write') stores, $(printf '%s\n' "$calls" | grep -c '^atomic') atomics"
+}
+
+# The pinned counts (common/verify/pinned.tsv): every run of make verify
+# and verify-ref.sh is deterministic, so its executions, behaviours, final
+# states and whether it exhausted are recorded beside the plan, and a
+# change fails until `make verify-pin` records it again (and the commit
+# says why the count moved).  pin_check LABEL RESULT-LINE prints nothing
+# and returns 0 when they match; with VERIFY_PIN_OUT set it records them
+# there instead (verify-pin.sh merges that file into pinned.tsv).
+PINNED=$TOP/common/verify/pinned.tsv
+pin_check() {
+	local label=$1 line=$2 got want
+	got="$(field executions "$line")	$(field classes "$line")	$(field states "$line")	$(field exhausted "$line")"
+	if [ -n "${VERIFY_PIN_OUT:-}" ]; then
+		printf '%s\t%s\n' "$label" "$got" >>"$VERIFY_PIN_OUT"
+		return 0
+	fi
+	want=$(awk -F'\t' -v l="$label" '$1 == l { print $2 "\t" $3 "\t" $4 "\t" $5; exit }' "$PINNED")
+	if [ -z "$want" ]; then
+		echo "no pinned count for '$label' in common/verify/pinned.tsv: record it with make verify-pin"
+		return 1
+	fi
+	[ "$got" != "$want" ] || return 0
+	echo "the count moved: executions, behaviours, final states, exhausted were $(printf '%s' "$want" | tr '\t' ' '), now $(printf '%s' "$got" | tr '\t' ' '); if that is meant, record it with make verify-pin and say why in the commit"
+	return 1
 }

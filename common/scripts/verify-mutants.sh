@@ -1,29 +1,37 @@
 #!/bin/bash
 # verify-mutants.sh [--counted] [NAME...]: the lock checker's kill table.
-# --counted: only the models that must kill each mutant (make test); the
-# "also run" models, reported and not counted, are skipped.
+# --counted: only the models that must kill or must spare each mutant
+# (make test); the "also run" models, reported and not counted, are
+# skipped.  --reuse: a row of the unmutated step that verify.sh has just
+# passed (build/verify/results.tsv, newer than checker.c) is
+# not run again (make test runs verify.sh --short first).
 #
 # Each mutant of common/verify/mutants.tsv (common/verify/mutants/NAME.patch,
-# else common/mutants/NAME.patch) is applied to a copy of its
-# step's tree, compiled for the checker exactly as verify.sh compiles the
-# step, and checked under each model the table names, one configuration of
-# common/verify/plan.tsv's short rows after the other, until one fails.
-# A mutant is killed under a model when a configuration fails there; a
-# mutant that survives a model that must kill it fails the run, and so
-# does one that does not apply or compile.  Prints the kill table
-# (executions to the first failure, trace length) and ends with
+# else common/mutants/NAME.patch) is applied to a copy of its step's tree
+# and compiled for the checker exactly as verify.sh compiles the step, in
+# each layout of the step.  A layout whose code the mutant does not change
+# (qspinlock.o and api.o disassemble the same) is not run.  On the others
+# it is checked under each model the table names, one row after the other
+# (the short rows of common/verify/plan.tsv, then the rows the table
+# names for it), until one fails.  A mutant is killed under a model when
+# a row fails there on some layout; one that survives a model that must
+# kill it fails the run, and so does an ordering mutant killed under a
+# model it must survive, a same-code claim whose code changed, and one
+# that does not apply or compile.  Prints the kill table (layout, model,
+# executions to the first failure, trace length) and ends with
 # "verify mutants: N killed, N survived where they must not, N errors".
-# Before any mutant, each step they apply to runs unmutated under the same
-# models and configurations, and must pass all of them: a kill means
-# something only where the step itself survives.
+# Before any mutant, each step they apply to runs unmutated, in each
+# layout, under the same models and rows, and must pass all of them: a
+# kill means something only where the step itself survives.
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
-want=() counted_only=0
+want=() counted_only=0 reuse=0
 for a in "$@"; do
 	case $a in
 	--counted) counted_only=1 ;;
+	--reuse) reuse=1 ;;
 	-*) die "usage: $0 [--counted] [mutant...]  (mutants: $(grep -v '^#' common/verify/mutants.tsv | cut -f1 | tr '\n' ' '))" ;;
 	*)
 		grep -q "^$a	" common/verify/mutants.tsv ||
@@ -39,17 +47,27 @@ OUT=$BUILD/verify
 mkdir -p "$OUT/logs" "$OUT/mutant-src"
 build_checker
 
-# short_rows STEP MODEL: "NAME TAB OPTIONS" of each short row of
-# common/verify/plan.tsv that runs under MODEL and that the unmutated
-# STEP must pass (its own known bugs, in expect.tsv, kill nothing).
-short_rows() {
+# layouts STEP: the layouts the checker compiles STEP in (nr64; nr16k too
+# where the step's qspinlock_types.h has the one-bit variant).
+layouts() {
+	if [ "$(expect_field "$1" x86_64 6)" = nr16k ]; then echo "nr64 nr16k"; else echo nr64; fi
+}
+
+# plan_rows STEP VARIANT MODEL EXTRA: "NAME TAB OPTIONS" of each short row
+# of common/verify/plan.tsv, then of each row named in EXTRA, that runs
+# under MODEL and that the unmutated STEP must pass (its own known bugs,
+# in expect.tsv, kill nothing).
+plan_rows() {
 	local cname cshort sc_opts tso_opts weak_opts copts
 	while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
 		case $cname in '#'* | '') continue ;; esac
-		[ "$cshort" = yes ] || continue
-		copts=$(by_model "$2" "$sc_opts" "$tso_opts" "$weak_opts")
+		case " $4 " in
+		*" $cname "*) ;;
+		*) [ "$cshort" = yes ] || continue ;;
+		esac
+		copts=$(by_model "$3" "$sc_opts" "$tso_opts" "$weak_opts")
 		[ "$copts" != - ] || continue
-		[ "$(expected "$1" nr64 "$2" "$cname" | cut -f1)" = PASS ] || continue
+		[ "$(expected "$1" "$2" "$3" "$cname" | cut -f1)" = PASS ] || continue
 		printf '%s\t%s\n' "$cname" "$copts"
 	done <common/verify/plan.tsv
 }
@@ -61,12 +79,22 @@ run_row() {
 	timeout 600 "$1" -q -m "$2" -N "$3" $4 >"$5" 2>&1
 }
 
-# check_mutant NAME STEP MUST ALSO: one mutant under its models; writes
-# $OUT/mutant-NAME.table (its rows of the kill table) and
-# $OUT/mutant-NAME.counts ("killed bad errors").
+# same_code A B: do two builds' qspinlock.o and api.o disassemble the same?
+same_code() {
+	local o
+	for o in qspinlock.o api.o; do
+		cmp -s <(objdump -dr --no-show-raw-insn "$1/$o" | tail -n +3) \
+			<(objdump -dr --no-show-raw-insn "$2/$o" | tail -n +3) || return 1
+	done
+}
+
+# check_mutant NAME STEP MUST SURVIVE ROWS ALSO: one mutant on every layout
+# whose code it changes, under its models; writes $OUT/mutant-NAME.table
+# (its rows of the kill table) and $OUT/mutant-NAME.counts ("killed bad
+# errors").
 check_mutant() {
-	local name=$1 step=$2 must=$3 also=$4 sdir tree patch bin models m res first
-	local cname copts plan_rows log rc line x counted
+	local name=$1 step=$2 must=$3 survive=$4 rows=$5 also=$6 sdir tree patch bin models m res first
+	local cname copts plan_rows log rc line x role v changed=0 kills=0
 	local killed=0 bad=0 errors=0
 	: >"$OUT/mutant-$name.table"
 	{
@@ -77,94 +105,135 @@ check_mutant() {
 		patch=common/verify/mutants/$name.patch
 		[ -f "$patch" ] || patch=common/mutants/$name.patch
 		if ! (cd "$tree" && GIT_CEILING_DIRECTORIES=$(cd .. && pwd) git apply "$TOP/$patch"); then
-			printf '%-24s %-5s %s\n' "$name" "$step" "ERROR: does not apply to step $step's tree" >>"$OUT/mutant-$name.table"
+			printf '%-30s %-5s %-6s %s\n' "$name" "$step" - "ERROR: does not apply to step $step's tree" >>"$OUT/mutant-$name.table"
 			echo "0 0 1" >"$OUT/mutant-$name.counts"
 			return
 		fi
-		if ! bin=$(build "$tree" nr64 "mutant-$name"); then
-			printf '%-24s %-5s %s\n' "$name" "$step" "ERROR: $bin" >>"$OUT/mutant-$name.table"
-			echo "0 0 1" >"$OUT/mutant-$name.counts"
-			return
-		fi
-		models="$must"
-		[ "$counted_only" -eq 1 ] || models="$must $also"
-		for m in ${models//-/}; do
-			res="survived" first=""
-			plan_rows=$(short_rows "$step" "$m")
-			while IFS=$'\t' read -r cname copts; do
-				[ -n "$cname" ] || continue
-				log=$OUT/logs/mutant-$name-$m-$cname.log
-				rc=0
-				run_row "$bin" "$m" "mutant-$name/$cname" "$copts" "$log" || rc=$?
-				if [ "$rc" -eq 1 ]; then
-					line=$(grep -m1 '^verify ' "$log")
-					x=$(printf '%s\n' "$line" | sed -n 's/.*(execution \([0-9]*\), \([0-9]*\) events.*/\1 executions, \2-event trace/p')
-					res="killed by $cname ($x)"
-					first=$(printf '%s\n' "$line" | sed 's/^[^:]*: FAIL: //; s/ (execution.*//')
-					break
-				elif [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
-					res="ERROR (exit $rc, log: ${log#"$TOP"/})"
-					errors=$((errors + 1))
-					break
-				fi
-			done <<<"$plan_rows"
-			counted=no
-			case " $must " in *" $m "*) counted=yes ;; esac
-			case $res in
-			killed*) [ "$counted" = no ] || killed=$((killed + 1)) ;;
-			survived) [ "$counted" = no ] || { bad=$((bad + 1)); res="SURVIVED (must be killed)"; } ;;
-			esac
-			[ "$counted" = yes ] || res="$res (reported, not counted)"
-			printf '%-24s %-5s %-5s %-60s %s\n' "$name" "$step" "$m" "$res" "$(printf '%s' "$first" | cut -c1-90)" >>"$OUT/mutant-$name.table"
+		for v in $(layouts "$step"); do
+			if ! bin=$(build "$tree" "$v" "mutant-$name-$v"); then
+				printf '%-30s %-5s %-6s %s\n' "$name" "$step" "$v" "ERROR: $bin" >>"$OUT/mutant-$name.table"
+				errors=$((errors + 1))
+				continue
+			fi
+			if same_code "$OUT/mutant-$name-$v" "$OUT/base-$step-$v"; then
+				printf '%-30s %-5s %-6s %-5s %s\n' "$name" "$step" "$v" - "the same code as step $step's: nothing to run" >>"$OUT/mutant-$name.table"
+				continue
+			fi
+			changed=$((changed + 1))
+			models="$must $survive"
+			[ "$counted_only" -eq 1 ] || models="$models $also"
+			for m in ${models//-/}; do
+				res="survived" first=""
+				plan_rows=$(plan_rows "$step" "$v" "$m" "${rows//-/}")
+				while IFS=$'\t' read -r cname copts; do
+					[ -n "$cname" ] || continue
+					log=$OUT/logs/mutant-$name-$v-$m-$cname.log
+					rc=0
+					run_row "$bin" "$m" "mutant-$name/$v/$cname" "$copts" "$log" || rc=$?
+					if [ "$rc" -eq 1 ]; then
+						line=$(grep -m1 '^verify ' "$log")
+						x=$(printf '%s\n' "$line" | sed -n 's/.*(execution \([0-9]*\), \([0-9]*\) events.*/\1 executions, \2-event trace/p')
+						res="killed by $cname ($x)"
+						first=$(printf '%s\n' "$line" | sed 's/^[^:]*: FAIL: //; s/ (execution.*//')
+						break
+					elif [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+						res="ERROR (exit $rc, log: ${log#"$TOP"/})"
+						errors=$((errors + 1))
+						break
+					fi
+				done <<<"$plan_rows"
+				role=also
+				case " $must " in *" $m "*) role=must ;; esac
+				case " $survive " in *" $m "*) role=survive ;; esac
+				case $role:$res in
+				must:killed*) kills=$((kills + 1)) ;;
+				survive:killed*)
+					bad=$((bad + 1))
+					res="KILLED (an ordering mutant must survive $m: $res)"
+					;;
+				survive:survived) res="survived, as it must" ;;
+				also:*) res="$res (reported, not counted)" ;;
+				esac
+				printf '%-30s %-5s %-6s %-5s %-60s %s\n' "$name" "$step" "$v" "$m" "$res" "$(printf '%s' "$first" | cut -c1-90)" >>"$OUT/mutant-$name.table"
+			done
 		done
+		# Killed: by every model it must die under, on some layout whose
+		# code it changes (the others are shown; a bug of one layout, as
+		# the pending byte's, may be none in the other).
+		for m in ${must//-/}; do
+			if grep -qE "^$name +$step +[a-z0-9]+ +$m +killed" "$OUT/mutant-$name.table"; then
+				killed=$((killed + 1))
+			else
+				bad=$((bad + 1))
+				printf '%-30s %-5s %-6s %-5s %s\n' "$name" "$step" all "$m" "SURVIVED on every layout (must be killed)" >>"$OUT/mutant-$name.table"
+			fi
+		done
+		if [ "$changed" -gt 0 ] && [ -z "${models//[- ]/}" ]; then
+			printf '%-30s %-5s %-6s %-5s %s\n' "$name" "$step" all - "its code changed; run under $also without --counted (reported, not counted)" >>"$OUT/mutant-$name.table"
+		fi
+		if [ "$must" = - ] && [ "$also" = - ] && [ "$changed" -gt 0 ]; then
+			bad=$((bad + 1))
+			printf '%-30s %-5s %-6s %-5s %s\n' "$name" "$step" all - "CODE CHANGED: the claim that gcc produces the same code no longer holds" >>"$OUT/mutant-$name.table"
+		fi
+		: "$kills"
 		echo "$killed $bad $errors" >"$OUT/mutant-$name.counts"
 	} 2>"$OUT/mutant-$name.err"
 }
 
-# check_base STEP MODELS: the unmutated step under the short rows the
-# mutants are run on; writes $OUT/base-STEP.result, "PASS N" (N rows) or
-# "FAIL what (log)".
+# check_base STEP MODELS ROWS: the unmutated step, on each of its layouts,
+# under the short rows and ROWS; writes $OUT/base-STEP.result, "PASS N"
+# (N rows) or "FAIL what (log)".  Its builds are what the mutants' code is
+# compared with.
 check_base() {
-	local step=$1 models=$2 sdir bin m cname copts plan_rows log rc n=0
+	local step=$1 models=$2 rows=$3 sdir bin m cname copts plan_rows log rc n=0 v
 	{
 		sdir=$(step_dir "$step")
-		if ! bin=$(build "$sdir/tree" nr64 "base-$step"); then
-			echo "FAIL step $step does not compile for the checker: $bin" >"$OUT/base-$step.result"
-			return
-		fi
-		for m in $models; do
-			plan_rows=$(short_rows "$step" "$m")
-			while IFS=$'\t' read -r cname copts; do
-				[ -n "$cname" ] || continue
-				log=$OUT/logs/base-$step-$m-$cname.log
-				rc=0
-				run_row "$bin" "$m" "step-$step/$cname" "$copts" "$log" || rc=$?
-				if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
-					echo "FAIL step $step unmutated, $cname under $m: exit $rc (log: ${log#"$TOP"/})" >"$OUT/base-$step.result"
-					return
-				fi
-				n=$((n + 1))
-			done <<<"$plan_rows"
+		for v in $(layouts "$step"); do
+			if ! bin=$(build "$sdir/tree" "$v" "base-$step-$v"); then
+				echo "FAIL step $step does not compile for the checker: $bin" >"$OUT/base-$step.result"
+				return
+			fi
+			for m in $models; do
+				plan_rows=$(plan_rows "$step" "$v" "$m" "$rows")
+				while IFS=$'\t' read -r cname copts; do
+					[ -n "$cname" ] || continue
+					log=$OUT/logs/base-$step-$v-$m-$cname.log
+					if [ "$reuse" -eq 1 ] && [ "$OUT/results.tsv" -nt "$VSRC/checker.c" ] &&
+						grep -q "^$step	$v	$m	$cname	PASS	" "$OUT/results.tsv"; then
+						n=$((n + 1))
+						continue
+					fi
+					rc=0
+					run_row "$bin" "$m" "step-$step/$v/$cname" "$copts" "$log" || rc=$?
+					if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+						echo "FAIL step $step unmutated ($v), $cname under $m: exit $rc (log: ${log#"$TOP"/})" >"$OUT/base-$step.result"
+						return
+					fi
+					n=$((n + 1))
+				done <<<"$plan_rows"
+			done
 		done
 		echo "PASS $n" >"$OUT/base-$step.result"
 	} 2>"$OUT/base-$step.err"
 }
 
 # The mutants chosen, and the models each step is run under.
-declare -A base_models
+declare -A base_models base_rows
 rows=()
-while IFS=$'\t' read -r name step must also; do
+while IFS=$'\t' read -r name step must survive xrows also; do
 	case $name in '#'* | '') continue ;; esac
 	if [ "${#want[@]}" -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then
 		continue
 	fi
-	models="$must"
-	[ "$counted_only" -eq 1 ] || models="$must $also"
-	# --counted: a mutant no model must kill has nothing to run.
-	[ -n "${models//[- ]/}" ] || continue
-	rows+=("$name"$'\t'"$step"$'\t'"$must"$'\t'"$also")
+	models="$must $survive"
+	[ "$counted_only" -eq 1 ] || models="$models $also"
+	rows+=("$name"$'\t'"$step"$'\t'"$must"$'\t'"$survive"$'\t'"$xrows"$'\t'"$also")
+	base_models[$step]="${base_models[$step]:-}"
 	for m in ${models//-/}; do
-		case " ${base_models[$step]:-} " in *" $m "*) ;; *) base_models[$step]="${base_models[$step]:-} $m" ;; esac
+		case " ${base_models[$step]} " in *" $m "*) ;; *) base_models[$step]="${base_models[$step]} $m" ;; esac
+	done
+	for r in ${xrows//-/}; do
+		case " ${base_rows[$step]:-} " in *" $r "*) ;; *) base_rows[$step]="${base_rows[$step]:-} $r" ;; esac
 	done
 done <common/verify/mutants.tsv
 
@@ -178,7 +247,7 @@ for step in "${!base_models[@]}"; do
 	done
 	say "verify step $step unmutated under${base_models[$step]}: it must pass before its mutants count"
 	rm -f "$OUT/base-$step.result"
-	check_base "$step" "${base_models[$step]}" &
+	check_base "$step" "${base_models[$step]}" "${base_rows[$step]:-}" &
 done
 wait
 for step in $(printf '%s\n' "${!base_models[@]}" | sort -n); do
@@ -191,7 +260,7 @@ done
 
 names=()
 for row in "${rows[@]}"; do
-	IFS=$'\t' read -r name step must also <<<"$row"
+	IFS=$'\t' read -r name step must survive xrows also <<<"$row"
 	patch=common/verify/mutants/$name.patch
 	[ -f "$patch" ] || patch=common/mutants/$name.patch
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
@@ -199,7 +268,7 @@ for row in "${rows[@]}"; do
 	done
 	say "verify mutant $name (step $step): $(head -1 "$patch")"
 	rm -f "$OUT/mutant-$name.counts"
-	check_mutant "$name" "$step" "$must" "$also" &
+	check_mutant "$name" "$step" "$must" "$survive" "$xrows" "$also" &
 	names+=("$name")
 done
 wait
@@ -219,7 +288,7 @@ done
 
 echo
 echo "Lock checker kill table (the short configurations of common/verify/plan.tsv, first failure wins):"
-printf '  %-24s %-5s %-5s %-60s %s\n' mutant step model result "first failure"
+printf '  %-30s %-5s %-6s %-5s %-60s %s\n' mutant step layout model result "first failure"
 [ "${#table[@]}" -eq 0 ] || printf '  %s\n' "${table[@]}"
 echo "verify mutants: $killed killed, $bad survived where they must not, $errors errors ($(($(now) - t0)) s)"
 [ "$bad" -eq 0 ] && [ "$errors" -eq 0 ]

@@ -107,7 +107,10 @@ check_variant() {
 				esac
 				x=$(printf '%s\n' "$line" | sed -n 's/.*: \([0-9]*\) executions.*/\1/p; s/.*(execution \([0-9]*\),.*/\1/p' | head -1)
 				execs=$((execs + ${x:-0}))
-				if [ "$got" = "$want" ]; then
+				if [ "$got" = "$want" ] && ! pin=$(pin_check "step-$n/$v/$cname/$m [$copts]" "$(grep -m1 '^result: ' "$log" || true)"); then
+					bad=$((bad + 1))
+					verdict="NOT AS EXPECTED: $pin (log: ${log#"$TOP"/})"
+				elif [ "$got" = "$want" ]; then
 					good=$((good + 1))
 					verdict="ok"
 					[ "$want" = FAIL ] && verdict="ok, a known bug ($why)"
@@ -147,7 +150,10 @@ check_variant() {
 				esac
 				x=$(printf '%s\n' "$line" | sed -n 's/.*: \([0-9]*\) executions.*/\1/p; s/.*after execution \([0-9]*\) .*/\1/p' | head -1)
 				execs=$((execs + ${x:-0}))
-				if [ "$got" = "$want" ]; then
+				if [ "$got" = "$want" ] && ! pin=$(pin_check "step-$n/$v/litmus:$cname/$m [$copts]" "$(grep -m1 '^result: ' "$log" || true)"); then
+					bad=$((bad + 1))
+					verdict="NOT AS EXPECTED: $pin (log: ${log#"$TOP"/})"
+				elif [ "$got" = "$want" ]; then
 					good=$((good + 1))
 					verdict="ok"
 				else

@@ -81,6 +81,22 @@ int vc_api_is_locked(struct vc_lockref *l)
 	return arch_spin_is_locked(vc_lock_of(l));
 }
 
+#ifndef VC_LOCK
+/* arch_spin_value_unlocked() on a snapshot of the word, as lockref asks. */
+int vc_api_value_unlocked(struct vc_lockref *l)
+{
+	arch_spinlock_t v;
+
+	v.val.counter = READ_ONCE(vc_lock_of(l)->val.counter);
+	return arch_spin_value_unlocked(v);
+}
+
+int vc_api_trylock(struct vc_lockref *l)
+{
+	return arch_spin_trylock(vc_lock_of(l));
+}
+#endif
+
 /*
  * The critical section: nobody else may be inside (the owner field), the
  * lock must say it is locked, and the count goes up by a non-atomic

@@ -57,6 +57,8 @@ static const char *const model_name[] = { "sc", "tso", "weak" };
 static struct {
 	int cpus, acq, levels, irq_acq;
 	int lockref;		/* CPUs 0..lockref-1 use the lockref path */
+	int trylock;		/* the next ones try spin_trylock() first */
+	int observers;		/* the last ones only ask whether it is locked */
 	enum model model;
 	long max_execs;
 	int pct;		/* 0: exhaustive (DPOR); else PCT depth */
@@ -377,6 +379,13 @@ static u32 msrc[ARENA_SIZE];	/* the store each byte of memory came from */
 static u32 cur_src;	/* the name of the running event */
 static u64 beh_key;	/* this execution's key */
 static int tcount[MAX_TASKS];
+/*
+ * Which context is inside each lock's critical section: a ghost, set and
+ * cleared by the checker itself (no memory access, no scheduling point),
+ * from the step in which the lock was taken to the one before the unlock
+ * begins, for the observers (-o) to be held against.
+ */
+static int inside[MAX_LEVELS];
 
 static u64 mix(u64 x)
 {
@@ -1327,6 +1336,44 @@ static u64 vary(struct task *t, u64 mean)
 	return mean ? mean / 2 + t->rng % (mean + 1) : 0;
 }
 
+static void locked_section(struct task *t, struct vc_lockref *l)
+{
+	inside[t->level] = t->id + 1;
+	vc_api_critical_section(l, t->id);
+	inside[t->level] = 0;
+	vc_api_unlock(l);
+}
+
+/*
+ * An observer (-o): another CPU asks spin_is_locked() and, on a snapshot
+ * of the word, arch_spin_value_unlocked(), as assert_spin_locked(),
+ * lockdep and lockref do.  Neither may say "free" while a context is
+ * inside: under SC, and under TSO, where what the owner still buffers
+ * (a pending waiter's locked = 1, say) is exactly what the answer must
+ * survive.  Not under the weak model, where "while" has no meaning
+ * without an order between the two CPUs: an observer there may read the
+ * word as it was before the lock was taken, barrier or not.
+ */
+static void observe(struct task *t, struct vc_lockref *l)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		int in, locked, unlocked;
+
+		locked = vc_api_is_locked(l);
+		in = inside[0];
+		if (!locked && in)
+			vc_fail("spin_is_locked() told CPU %d the lock is free while CPU context %d is inside",
+				t->cpu, in - 1);
+		unlocked = vc_api_value_unlocked(l);
+		in = inside[0];
+		if (unlocked && in)
+			vc_fail("arch_spin_value_unlocked() told CPU %d the lock is free while CPU context %d is inside",
+				t->cpu, in - 1);
+	}
+}
+
 static void task_body(void)
 {
 	struct task *t = cur;
@@ -1367,10 +1414,15 @@ static void task_body(void)
 			sim_access(&op);
 			t->active = 1;
 		}
-		if (t->level || t->cpu >= cfg.lockref || !vc_api_lockref_get(l)) {
+		if (!t->level && t->cpu >= cfg.cpus - cfg.observers) {
+			observe(t, l);
+		} else if (!t->level && t->cpu >= cfg.lockref &&
+			   t->cpu < cfg.lockref + cfg.trylock && vc_api_trylock(l)) {
+			/* spin_trylock() took it; otherwise spin_lock() below */
+			locked_section(t, l);
+		} else if (t->level || t->cpu >= cfg.lockref || !vc_api_lockref_get(l)) {
 			vc_api_lock(l);
-			vc_api_critical_section(l, t->id);
-			vc_api_unlock(l);
+			locked_section(t, l);
 		}
 		audit_scan(t, NULL);
 		harvest(t);
@@ -1653,6 +1705,7 @@ static void reset(void)
 	memset(wv, 0, cfg.cpus * sizeof(wv[0]));
 	memset(msrc, 0, audit_used * sizeof(msrc[0]));
 	memset(tcount, 0, sizeof(tcount));
+	memset(inside, 0, sizeof(inside));
 	beh_key = 0;
 	cur_src = 0;
 	nhist = 0;
@@ -2154,7 +2207,7 @@ static enum result execute(int prefix)
 	for (i = 0; i < cfg.levels; i++) {
 		u32 w = get(mem, off_of(&locks[i].word), 4);
 		u32 n = get(mem, off_of(&locks[i].word) + 4, 4);
-		u32 want = cfg.cpus * (i ? cfg.irq_acq : cfg.acq);
+		u32 want = i ? cfg.cpus * cfg.irq_acq : (cfg.cpus - cfg.observers) * cfg.acq;
 
 		if (w)
 			vc_fail("lock %d is not free at the end: word %#x", i, w);
@@ -2524,6 +2577,12 @@ static void config_str(char *buf, size_t n)
 	if (cfg.lockref)
 		snprintf(buf + strlen(buf), n - strlen(buf), ", %d lockref user%s",
 			 cfg.lockref, cfg.lockref > 1 ? "s" : "");
+	if (cfg.trylock)
+		snprintf(buf + strlen(buf), n - strlen(buf), ", %d trylock user%s",
+			 cfg.trylock, cfg.trylock > 1 ? "s" : "");
+	if (cfg.observers)
+		snprintf(buf + strlen(buf), n - strlen(buf), ", %d observer%s",
+			 cfg.observers, cfg.observers > 1 ? "s" : "");
 	if (!cfg.pct && cfg.bound < 1000)
 		snprintf(buf + strlen(buf), n - strlen(buf), ", <= %d preemptions",
 			 cfg.bound);
@@ -2554,9 +2613,9 @@ static void report_failure(struct best *b, long execs, double secs, const char *
 		printf("replay: %s -m %s -L %s -r ", cfg.self, model_name[cfg.model],
 		       cfg.name);
 	else
-		printf("replay: %s -m %s -c %d -a %d -n %d -i %d -l %d -N %s -r ",
+		printf("replay: %s -m %s -c %d -a %d -n %d -i %d -l %d -t %d -o %d -N %s -r ",
 		       cfg.self, model_name[cfg.model], cfg.cpus, cfg.acq, cfg.levels,
-		       cfg.irq_acq, cfg.lockref, cfg.name);
+		       cfg.irq_acq, cfg.lockref, cfg.trylock, cfg.observers, cfg.name);
 	print_sched(s, b->alt, b->n, stdout);
 	printf("\n");
 }
@@ -2618,7 +2677,7 @@ int main(int argc, char **argv)
 	cfg.self = argv[0];
 	cfg.name = "lock";
 	cfg.transfer = 100;
-	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:x:p:s:r:N:qM:b:w:L:A:T:C:H:W:ER")) != -1) {
+	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:t:o:x:p:s:r:N:qM:b:w:L:A:T:C:H:W:ER")) != -1) {
 		switch (opt) {
 		case 'E':
 			cfg.enumerate = 1;
@@ -2647,6 +2706,12 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			cfg.lockref = num(optarg, 0, MAX_CPUS, "-l (lockref CPUs)");
+			break;
+		case 't':
+			cfg.trylock = num(optarg, 0, MAX_CPUS, "-t (trylock CPUs)");
+			break;
+		case 'o':
+			cfg.observers = num(optarg, 0, MAX_CPUS, "-o (observer CPUs)");
 			break;
 		case 'x':
 			cfg.max_execs = num(optarg, 1, 1000000000, "-x (executions)");
@@ -2700,14 +2765,20 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage("unexpected argument '%s'", argv[optind]);
-	if (cfg.lockref > cfg.cpus)
-		usage("-l (lockref CPUs) cannot exceed -c (CPUs)%s", "");
+	if (cfg.lockref + cfg.trylock + cfg.observers > cfg.cpus)
+		usage("-l, -t and -o (lockref, trylock and observer CPUs) cannot exceed -c (CPUs)%s", "");
+	if (cfg.observers && cfg.levels > 1)
+		usage("-o (observers) runs without nested levels (-n 1)%s", "");
+	if (cfg.observers && cfg.model == WEAK)
+		usage("-o (observers) asks in real time: under SC and TSO only%s", "");
 	if (cfg.litmus) {
 		/* one context per thread, the first outcome found is the answer */
 		cfg.cpus = cfg.litmus->threads;
 		cfg.acq = 1;
 		cfg.levels = 1;
 		cfg.lockref = 0;
+		cfg.trylock = 0;
+		cfg.observers = 0;
 		cfg.minimise = 0;
 		cfg.name = cfg.litmus->name;
 	}

@@ -451,6 +451,66 @@ static int z6_exists(void)
 	return r[1][0] == 1 && V->z == 2 && r[2][1] == 0;
 }
 
+/* CoWR: a CPU's load after its own store reads that store or a later one. */
+static void cowr_0(void)
+{
+	WRITE_ONCE(V->x, 1);
+	r[0][0] = READ_ONCE(V->x);
+}
+
+static void cowr_1(void)
+{
+	WRITE_ONCE(V->x, 2);
+}
+
+static int cowr_exists(void)
+{
+	return r[0][0] == 0;
+}
+
+/*
+ * A spin loop that waits on two flags: it must wake when either changes
+ * (the checker's wait watches every location loaded since the last
+ * cpu_relax()).
+ */
+static void await2_0(void)
+{
+	while (!READ_ONCE(V->x) && !READ_ONCE(V->y))
+		cpu_relax();
+	r[0][0] = 1;
+}
+
+static void await2_1(void)
+{
+	WRITE_ONCE(V->y, 1);
+}
+
+static int await2_exists(void)
+{
+	return r[0][0] == 0;
+}
+
+/*
+ * A release sequence: P1's relaxed xchg reads P0's release and stores 2;
+ * P2's acquire reads 2 and must see what the release ordered (x = 1), as
+ * lockref's relaxed cmpxchg after an unlock needs.
+ */
+static void rseq_1(void)
+{
+	r[1][0] = xchg_relaxed(&V->y, 2);
+}
+
+static void rseq_2(void)
+{
+	r[2][0] = smp_load_acquire(&V->y);
+	r[2][1] = READ_ONCE(V->x);
+}
+
+static int rseq_exists(void)
+{
+	return r[1][0] == 1 && r[2][0] == 2 && r[2][1] == 0;
+}
+
 /*
  * The checker's own regression tests (issue 28): behaviours its weak
  * model allows that an earlier search missed.
@@ -589,6 +649,9 @@ const struct vc_litmus vc_litmus_tests[] = {
 	{ .name = "MP+unlocklockonceonce+fencermbonceonce", .threads = 2, .thread = { mpul_0, mpul_1 }, .exists = mpul_exists, VC_REGS },
 	{ .name = "Z6.0+pooncelock+poonceLock+pombonce", .threads = 3, .thread = { z6_0, z6_mb_1, z6_2 }, .exists = z6_exists, VC_REGS },
 	{ .name = "Z6.0+pooncelock+pooncelock+pombonce", .threads = 3, .thread = { z6_0, z6_1, z6_2 }, .exists = z6_exists, VC_REGS },
+	{ .name = "CoWR", .threads = 2, .thread = { cowr_0, cowr_1 }, .exists = cowr_exists, VC_REGS },
+	{ .name = "await-two-flags", .threads = 2, .thread = { await2_0, await2_1 }, .exists = await2_exists, VC_REGS },
+	{ .name = "MP+release+xchgrelaxed+acquire", .threads = 3, .thread = { mp_rel_0, rseq_1, rseq_2 }, .exists = rseq_exists, VC_REGS },
 	{ .name = "S3+xchg-wmb+release", .threads = 3, .thread = { s3_xchg, s3_rel, s3_read }, .exists = s3_exists, VC_REGS },
 	{ .name = "S3+release+xchg-wmb", .threads = 3, .thread = { s3_rel, s3_xchg, s3_read }, .exists = s3_exists, VC_REGS },
 	{ .name = "MP+spin-handover+rmb", .threads = 3, .thread = { hand_0, hand_1, hand_2 }, .exists = hand_exists, VC_REGS },

@@ -29,6 +29,8 @@ extern const struct vc_layout vc_layout;
 void vc_api_lock(struct vc_lockref *l);
 void vc_api_unlock(struct vc_lockref *l);
 int vc_api_is_locked(struct vc_lockref *l);
+int vc_api_trylock(struct vc_lockref *l);
+int vc_api_value_unlocked(struct vc_lockref *l);
 void vc_api_critical_section(struct vc_lockref *l, int me);
 bool vc_api_lockref_get(struct vc_lockref *l);
 void vc_api_cost_section(int *data);

@@ -1,0 +1,49 @@
+#!/bin/bash
+# verify-pin.sh [--short]: record the lock checker's counts again
+# (common/verify/pinned.tsv; verify-lib.sh, pin_check).
+#
+# Runs what make verify runs (--short: what make test and make check run:
+# verify.sh --short and verify-ref.sh --check) with VERIFY_PIN_OUT set,
+# so that every run records its executions, behaviours, final states and
+# whether it exhausted instead of comparing them, then merges them into
+# pinned.tsv: a recorded label replaces its old row, the others stay.
+# The runs must give the answers the plan asks for: a run that fails for
+# another reason records nothing.  Prints which counts moved; the commit
+# that records them says why.
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+short=0
+case ${1:-} in
+--short) short=1 ;;
+'') ;;
+*) die "usage: $0 [--short]" ;;
+esac
+
+new=$BUILD/verify/pinned.new
+mkdir -p "$BUILD/verify"
+: >"$new"
+if [ "$short" -eq 1 ]; then
+	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" --short
+	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify-ref.sh" --check
+else
+	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh"
+	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify-ref.sh"
+fi
+pinned=common/verify/pinned.tsv
+[ -f "$pinned" ] || printf '# label\texecutions\tbehaviours\tfinal states\texhausted\n' >"$pinned"
+moved=$(awk -F'\t' 'NR == FNR { if (!/^#/) old[$1] = $0; next }
+	{ if (($1 in old) && old[$1] != $0) n++; if (!($1 in old)) a++ }
+	END { printf "%d moved, %d new", n, a }' "$pinned" "$new")
+awk -F'\t' 'NR == FNR { rec[$1] = $0; next }
+	/^#/ { print; next }
+	!($1 in rec) { print }
+	END { for (l in rec) print rec[l] }' "$new" "$pinned" >"$pinned.tmp"
+{
+	grep '^#' "$pinned.tmp"
+	grep -v '^#' "$pinned.tmp" | LC_ALL=C sort
+} >"$new.sorted"
+mv "$new.sorted" "$pinned"
+rm -f "$pinned.tmp"
+echo "verify-pin: $(wc -l <"$new") counts recorded ($moved) in common/verify/pinned.tsv"
