@@ -1,11 +1,13 @@
 #!/bin/bash
-# verify-pin.sh [--short]: record the lock checker's counts again
+# verify-pin.sh [--short] [--models M] [--configs C]: record the lock
+# checker's counts again
 # (common/verify/pinned.tsv; verify-lib.sh, pin_check).
 #
 # Runs what make verify runs (--short: what make test and make check run:
 # verify.sh --short and verify-ref.sh --check) with VERIFY_PIN_OUT set,
 # so that every run records its executions, behaviours, final states and
-# whether it exhausted instead of comparing them, then merges them into
+# whether it exhausted instead of comparing them (--models, --configs:
+# only those rows of verify.sh), then merges them into
 # pinned.tsv: a recorded label replaces its old row, the others stay.
 # The runs must give the answers the plan asks for: a run that fails for
 # another reason records nothing.  Prints which counts moved; the commit
@@ -14,17 +16,28 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
-short=0
-case ${1:-} in
---short) short=1 ;;
-'') ;;
-*) die "usage: $0 [--short]" ;;
-esac
+short=0 only=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--short) short=1 ;;
+	--models | --configs)
+		[ $# -ge 2 ] || die "usage: $0 [--short] [--models \"...\"] [--configs \"...\"]"
+		only+=("$1" "$2")
+		shift
+		;;
+	*) die "usage: $0 [--short] [--models \"...\"] [--configs \"...\"]" ;;
+	esac
+	shift
+done
 
 new=$BUILD/verify/pinned.new
 mkdir -p "$BUILD/verify"
 : >"$new"
-if [ "$short" -eq 1 ]; then
+if [ "${#only[@]}" -gt 0 ]; then
+	# some rows of verify.sh only (what a commit changed)
+	if [ "$short" -eq 1 ]; then only+=(--short); fi
+	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" "${only[@]}"
+elif [ "$short" -eq 1 ]; then
 	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" --short
 	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify-ref.sh" --check
 else
