@@ -171,18 +171,18 @@ audit_variant() {
 # there instead (verify-pin.sh merges that file into pinned.tsv).
 PINNED=$TOP/common/verify/pinned.tsv
 pin_check() {
-	local label=$1 line=$2 got want
+	local label=$1 line=$2 got rec
 	got="$(field executions "$line")	$(field classes "$line")	$(field states "$line")	$(field exhausted "$line")"
 	if [ -n "${VERIFY_PIN_OUT:-}" ]; then
 		printf '%s\t%s\n' "$label" "$got" >>"$VERIFY_PIN_OUT"
 		return 0
 	fi
-	want=$(awk -F'\t' -v l="$label" '$1 == l { print $2 "\t" $3 "\t" $4 "\t" $5; exit }' "$PINNED")
-	if [ -z "$want" ]; then
+	rec=$(awk -F'\t' -v l="$label" '$1 == l { print $2 "\t" $3 "\t" $4 "\t" $5; exit }' "$PINNED")
+	if [ -z "$rec" ]; then
 		echo "no pinned count for '$label' in common/verify/pinned.tsv: record it with make verify-pin"
 		return 1
 	fi
-	[ "$got" != "$want" ] || return 0
-	echo "the count moved: executions, behaviours, final states, exhausted were $(printf '%s' "$want" | tr '\t' ' '), now $(printf '%s' "$got" | tr '\t' ' '); if that is meant, record it with make verify-pin and say why in the commit"
+	[ "$got" != "$rec" ] || return 0
+	echo "the count moved: executions, behaviours, final states, exhausted were $(printf '%s' "$rec" | tr '\t' ' '), now $(printf '%s' "$got" | tr '\t' ' '); if that is meant, record it with make verify-pin and say why in the commit"
 	return 1
 }
