@@ -399,12 +399,28 @@ work_starts() {
 # virtualisation: either way a normal guest hangs after "Booting from ROM".
 check_kvm() {
 	[ "${KVM:-0}" = 1 ] || return 0
-	[ -w /dev/kvm ] || die "KVM=1 but /dev/kvm is missing or not writable here; run without KVM=1 (TCG)"
-	if grep -qs '^kvm_pvm ' /proc/modules; then
-		die "KVM=1 but /dev/kvm comes from the PVM module kvm_pvm, which runs only guests built for PVM: a normal guest hangs after 'Booting from ROM'; run without KVM=1 (TCG)"
+	local why
+	why=$(kvm_unusable) || return 0
+	die "KVM=1 but $why; run without KVM=1 (TCG)"
+}
+
+# kvm_unusable: why this host cannot run a KVM guest (one line, status 0),
+# or nothing and status 1 if it can.  The one probe of the host's KVM: it
+# reads QSL_DEV_KVM, QSL_PROC_MODULES and QSL_PROC_CPUINFO (by default
+# /dev/kvm, /proc/modules, /proc/cpuinfo), so that a test can point it at
+# fake files and check every kind of host from any host.
+kvm_unusable() {
+	local dev=${QSL_DEV_KVM:-/dev/kvm} modules=${QSL_PROC_MODULES:-/proc/modules}
+	local cpuinfo=${QSL_PROC_CPUINFO:-/proc/cpuinfo}
+	if [ ! -e "$dev" ] || [ ! -w "$dev" ]; then
+		echo "/dev/kvm is missing or not writable here"
+	elif grep -qs '^kvm_pvm ' "$modules"; then
+		echo "/dev/kvm comes from the PVM module kvm_pvm, which runs only guests built for PVM: a normal guest hangs after 'Booting from ROM'"
+	elif ! grep -qsE '^flags.*\b(vmx|svm)\b' "$cpuinfo"; then
+		echo "this CPU has no vmx or svm flag (no hardware virtualisation in /proc/cpuinfo)"
+	else
+		return 1
 	fi
-	grep -qsE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo ||
-		die "KVM=1 but this CPU has no vmx or svm flag (no hardware virtualisation in /proc/cpuinfo); run without KVM=1 (TCG)"
 }
 
 # kmake_args ARCH: sets the array KMAKE to the kernel make variables for

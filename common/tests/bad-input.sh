@@ -54,9 +54,30 @@ expect "step 0 has no queued spinlock; the checker runs steps with one: 1 2" mak
 expect "SIM_LOCKS: no lock 'nope'; valid: ticket ttas mcs step-1" SIM_LOCKS=nope make -s sim-bench
 expect "SIM_N: 65 CPUs is out of range; valid: 1..64" SIM_N="2 65" make -s sim-bench
 expect "SIM_HOLD must be a whole number of cycles, not 'ten'" SIM_HOLD=ten make -s sim-bench
-# Only where this host cannot run a KVM guest (elsewhere KVM=1 would boot).
-if ! grep -qsE '^flags.*\b(vmx|svm)\b' /proc/cpuinfo; then
-	expect "KVM=1 but this CPU has no vmx or svm flag" KVM=1 make -s step-0
+# KVM=1 on every kind of host, through the one probe (lib.sh's
+# kvm_unusable) pointed at fake files: no /dev/kvm, one from the PVM
+# module, one without vmx/svm; a host that can run KVM passes the check.
+fake=$scratch/host
+mkdir -p "$fake"
+: >"$fake/kvm"
+printf 'kvm_pvm 1 0 - Live 0x0\n' >"$fake/modules-pvm"
+printf 'kvm_intel 1 0 - Live 0x0\n' >"$fake/modules"
+printf 'flags\t\t: fpu sse2\n' >"$fake/cpuinfo-novmx"
+printf 'flags\t\t: fpu vmx sse2\n' >"$fake/cpuinfo"
+expect "KVM=1 but /dev/kvm is missing or not writable here" \
+	QSL_DEV_KVM="$fake/none" KVM=1 make -s step-0
+expect "KVM=1 but /dev/kvm comes from the PVM module kvm_pvm" \
+	QSL_DEV_KVM="$fake/kvm" QSL_PROC_MODULES="$fake/modules-pvm" KVM=1 make -s step-0
+expect "KVM=1 but this CPU has no vmx or svm flag" QSL_DEV_KVM="$fake/kvm" \
+	QSL_PROC_MODULES="$fake/modules" QSL_PROC_CPUINFO="$fake/cpuinfo-novmx" KVM=1 make -s step-0
+if (QSL_DEV_KVM="$fake/kvm" QSL_PROC_MODULES="$fake/modules" QSL_PROC_CPUINFO="$fake/cpuinfo" kvm_unusable) >"$detail"; then
+	ktap_result 1 "a host with a writable /dev/kvm, kvm_intel and vmx was refused" "$detail"
+else
+	ktap_result 0 "a host with a writable /dev/kvm, kvm_intel and vmx passes the KVM probe"
+fi
+# This host: whatever the probe says of it, KVM=1 says the same.
+if why=$(kvm_unusable); then
+	expect "KVM=1 but $why" KVM=1 make -s step-0
 fi
 # An exported ARCH is the kernel's, not the project's: only the command line counts.
 expect "there is no step 42; valid steps: 0" env ARCH=arm64 make -s step-42

@@ -505,7 +505,7 @@ static u64 rf_of(int cpu, u32 off, int size, int t)
 void vc_litmus_set(volatile void *p, int size, uint64_t v)
 {
 	if (!in_arena((const void *)p) || size < 1 || size > 8)
-		vc_fail("vc_litmus_set(): %d bytes outside the modelled memory", size);
+		vc_fail("%s(): %d bytes outside the modelled memory", __func__, size);
 	put(arena, off_of((const void *)p), size, v);
 	put(mem, off_of((const void *)p), size, v);
 }
@@ -2543,11 +2543,6 @@ static void count_behaviour(void)
 			st = (st ^ ((const u8 *)cfg.litmus->regs)[i]) * 1099511628211ULL;
 	keyset_add(&states, st);
 	keyset_add(&classes, beh_key + mix(st));
-	if (getenv("VC_DEBUG_STATES") && cfg.litmus) {
-		const int *r = cfg.litmus->regs;
-		for (i = 0; i < 16; i++) fprintf(stderr, "%d", r[i]);
-		fprintf(stderr, " "); for (i = 0; i < (unsigned long)nev; i++) fprintf(stderr, "%d", choice[i]); fprintf(stderr, "\n");
-	}
 }
 
 struct best {
