@@ -167,7 +167,9 @@ audit_variant() {
 # states and whether it exhausted are recorded beside the plan, and a
 # change fails until `make verify-pin` records it again (and the commit
 # says why the count moved).  pin_check LABEL RESULT-LINE prints nothing
-# and returns 0 when they match; with VERIFY_PIN_OUT set it records them
+# and returns 0 when they match or when the label was never recorded
+# (VERIFY_PIN_STRICT=1: that fails too; make check and make test set it,
+# their rows are all recorded); with VERIFY_PIN_OUT set it records them
 # there instead (verify-pin.sh merges that file into pinned.tsv).
 PINNED=$TOP/common/verify/pinned.tsv
 pin_check() {
@@ -179,8 +181,14 @@ pin_check() {
 	fi
 	rec=$(awk -F'\t' -v l="$label" '$1 == l { print $2 "\t" $3 "\t" $4 "\t" $5; exit }' "$PINNED")
 	if [ -z "$rec" ]; then
-		echo "no pinned count for '$label' in common/verify/pinned.tsv: record it with make verify-pin"
-		return 1
+		# a row never recorded (make verify's long rows, until make
+		# verify-pin has run them) is said, not failed: what is pinned
+		# may not move, what is not is listed by make verify-pin
+		[ -z "${VERIFY_PIN_STRICT:-}" ] || {
+			echo "no pinned count for '$label' in common/verify/pinned.tsv: record it with make verify-pin"
+			return 1
+		}
+		return 0
 	fi
 	[ "$got" != "$rec" ] || return 0
 	echo "the count moved: executions, behaviours, final states, exhausted were $(printf '%s' "$rec" | tr '\t' ' '), now $(printf '%s' "$got" | tr '\t' ' '); if that is meant, record it with make verify-pin and say why in the commit"
