@@ -16,7 +16,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
 
-.PHONY: help deps check test soak book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
+.PHONY: help deps check test soak book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -51,6 +51,7 @@ help:
 	@echo "  make verify-faults the checker's planted faults (common/verify/faults/): each must be killed"
 	@echo "  make verify-lkmm   the LKMM litmus suite of the 6.1 tree, translated, under every model (STEP=N: on step N's lock)"
 	@echo "  make verify-pin    record the checker's pinned counts again (SHORT=1: only what make test runs)"
+	@echo "  make verify-coverage which lines of each step's lock the checker's rows reach, per model (SHORT=1: make test's rows)"
 	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user),"
 	@echo "                     then the mutants of common/mutants/ in the lab: the lab's kill table"
 	@echo "  make lab-bench     time every step's lock on this machine's cores beside ticket, pthread and MCS locks"
@@ -82,6 +83,9 @@ verify-faults:
 
 verify-lkmm:
 	@$(SCRIPTS)/verify-lkmm.sh $(if $(STEP),--step "$(STEP)") $(if $(MODELS),--models "$(MODELS)")
+
+verify-coverage:
+	@$(SCRIPTS)/verify-coverage.sh $(if $(SHORT),--short)
 
 verify-pin:
 	@$(SCRIPTS)/verify-pin.sh $(if $(SHORT),--short)

@@ -28,8 +28,11 @@ run_logged() {
 # reason; each EXTRA.c (verify-lkmm.sh's translated tests) is compiled like
 # litmus.c and linked in.
 build() {
-	local t=$1 variant=$2 name=$3 nr out asmdir flags x extra_objs=()
+	local t=$1 variant=$2 name=$3 nr out asmdir flags x extra_objs=() cov=()
 	shift 3
+	# VERIFY_COVERAGE=1 (verify-coverage.sh): gcov on the lock's code, in
+	# qspinlock.o and in api.o, where the headers' fast paths are inlined
+	[ "${VERIFY_COVERAGE:-0}" != 1 ] || cov=(--coverage)
 	case $variant in
 	nr64) nr=64 ;;
 	nr16k) nr=16384 ;;
@@ -62,10 +65,10 @@ build() {
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$x" -o "${extra_objs[-1]}" || break
 		done &&
 		[ "${#extra_objs[@]}" -eq 0 ] || [ -f "${extra_objs[-1]}" ] &&
-		run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$t/kernel/locking/qspinlock.c" -o "$out/qspinlock.o" &&
-			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
+		run_logged gcc "${flags[@]}" "${TSAN[@]}" "${cov[@]}" -c "$t/kernel/locking/qspinlock.c" -o "$out/qspinlock.o" &&
+			run_logged gcc "${flags[@]}" "${TSAN[@]}" "${cov[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
-			run_logged gcc -no-pie -o "$out/verify" "$out/qspinlock.o" "$out/api.o" \
+			run_logged gcc -no-pie "${cov[@]}" -o "$out/verify" "$out/qspinlock.o" "$out/api.o" \
 				"$out/litmus.o" "${extra_objs[@]}" "$OUT/checker.o" "$OUT/cost.o"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"

@@ -47,7 +47,7 @@ typedef uint64_t u64;
 #define MAX_PROCS	(MAX_TASKS + MAX_CPUS)	/* tasks, then store buffers */
 #define DPOR_PROCS	64	/* bitmask width of the exhaustive explorer */
 #define MAX_EVENTS	4000
-#define MAX_READS	8
+#define MAX_READS	16
 #define SBUF		16
 #define STACK_SIZE	(64 * 1024)
 

@@ -1,0 +1,311 @@
+#!/bin/bash
+# verify-coverage.sh [--short] [STEP...]: which lines and branches of each
+# step's lock code the lock checker's plan reaches, per memory model.
+#
+# For every step with a queued spinlock (or the steps given, "today" the
+# pristine tree), in every layout the checker runs (nr64; nr16k where the
+# step has it, and today), compile the step the way verify.sh does, with
+# gcov's counters (--coverage) in kernel/locking/qspinlock.c and in
+# common/verify/api.c, into which the fast paths of the step's headers
+# are inlined.  Run every row of common/verify/plan.tsv (--short: the
+# short ones) under every model; each run writes its counters to a
+# directory of its own (GCOV_PREFIX), gcov reads them.  Only the step's
+# own files count: its kernel/locking/qspinlock.c and the headers of its
+# tree that the code inlines (include/asm-generic/qspinlock*.h,
+# kernel/locking/mcs_spinlock.h, arch/x86/include/asm/qspinlock.h), not
+# the shim's.  The counters are plain globals outside the checker's
+# modelled memory, so they do not change the executions (the counts of
+# executions and behaviours are those of verify.sh), and they accumulate
+# over the many executions of one run.
+#
+# One KTAP result a step, layout and model ("coverage step-7/nr64 sc: 118
+# of 124 lines, 60 of 72 branches"; not ok when a run did not end with a
+# verdict), then one a step: the lines that no row reaches under any model
+# and in any layout, each of which must be listed with its reason in
+# common/verify/coverage-unreached.tsv, and every row of that table must
+# still name an unreached line.  Ends with "verify-coverage: N passed, N
+# failed".  The per-run counts are in build/verify/coverage/coverage.tsv.
+#
+# The counts are gcov's, of the code as the checker runs it (-O2).  At -O2
+# gcov credits a line of an inlined header only where its code survives
+# the early optimisations as code of its own line (6.1's
+# queued_spin_value_unlocked(), inlined into api.c's lockref user, is
+# counted on api.c's line).  Its branches are those of the code before
+# optimisation, some on lines of the shim's atomics that no execution takes
+# both ways: a trend to watch, not a target.
+set -eu
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+MODELS="sc tso weak"
+TABLE=common/verify/coverage-unreached.tsv
+usage() {
+	die "usage: $0 [--short] [step...]
+       (steps with a queued spinlock: $(lab_steps), and today)"
+}
+
+short=0 only=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--short) short=1 ;;
+	-h | --help) usage ;;
+	-*) die "verify-coverage: unknown option '$1'" ;;
+	today) only+=(today) ;;
+	*)
+		step_dir "$1" >/dev/null
+		[ "$(expect_field "$1" x86_64 7)" != - ] ||
+			die "verify-coverage: step $((10#$1)) has no queued spinlock; the checker runs steps with one: $(lab_steps)"
+		only+=("$((10#$1))")
+		;;
+	esac
+	shift
+done
+[ -f "$TABLE" ] || die "verify-coverage: $TABLE is missing"
+command -v gcov >/dev/null || die "verify-coverage: gcov (from gcc) is missing"
+
+OUT=$BUILD/verify/coverage
+# shellcheck source=common/scripts/verify-lib.sh
+. "$TOP/common/scripts/verify-lib.sh"
+# build() compiles qspinlock.c and api.c, and links, with --coverage when
+# VERIFY_COVERAGE=1.
+mkdir -p "$OUT"
+build_checker
+: >"$OUT/coverage.tsv"
+
+# gcov_tables DIR TREE OUTDIR: gcov on the counters in DIR (qspinlock.gcda,
+# api.gcda beside their .gcno); writes DIR/lines.tsv (FILE LINE COUNT, one
+# line of code a row) and DIR/branches.tsv (FILE LINE INDEX TAKEN) for the
+# files of TREE (paths relative to it; today's asm-generic headers are
+# compiled from copies in OUTDIR/include).
+gcov_tables() {
+	local d=$1 t=$2 out=$3
+	(cd "$d" && rm -f ./*.gcov &&
+		gcov -b -c -p -o . "$t/kernel/locking/qspinlock.c" "$VSRC/api.c" >gcov.log 2>&1) ||
+		return 1
+	awk -v tree="$t/" -v copies="$out/include/" -v lines="$d/lines.tsv" -v branches="$d/branches.tsv" '
+		BEGIN { printf "" >lines; printf "" >branches }
+		FNR == 1 {
+			rel = ""; ln = 0
+			src = $0; sub(/^[^:]*:[^:]*:Source:/, "", src)
+			if (index(src, tree) == 1) rel = substr(src, length(tree) + 1)
+			else if (index(src, copies) == 1) rel = "include/" substr(src, length(copies) + 1)
+			next
+		}
+		rel == "" { next }
+		/^branch / {
+			if (ln) print rel "\t" ln "\t" bi++ "\t" ($0 ~ /taken [1-9]/ ? 1 : 0) >branches
+			next
+		}
+		/^(call|function|unconditional) / { next }
+		{
+			c = index($0, ":"); cnt = substr($0, 1, c - 1); rest = substr($0, c + 1)
+			c = index(rest, ":"); n = substr(rest, 1, c - 1) + 0
+			gsub(/[ *]/, "", cnt)
+			if (cnt == "-") { ln = 0; next }
+			if (cnt == "#####" || cnt == "=====") cnt = 0
+			ln = n; bi = 0
+			print rel "\t" ln "\t" cnt + 0 >lines
+		}' "$d"/*.gcov
+}
+
+# summary DIR...: "R of N lines, T of B branches" of the union of the
+# runs' tables in DIR... (one binary's: the same lines and branches).
+summary() {
+	local d files=()
+	for d in "$@"; do
+		files+=("$d/lines.tsv" "$d/branches.tsv")
+	done
+	awk -F'\t' '
+		FILENAME ~ /lines.tsv$/ { k = $1 ":" $2; if (!(k in L)) { L[k] = 0; nl++ } if ($3 > 0 && !L[k]) { L[k] = 1; rl++ } next }
+		{ k = $1 ":" $2 ":" $3; if (!(k in B)) { B[k] = 0; nb++ } if ($4 && !B[k]) { B[k] = 1; tb++ } }
+		END { printf "%d of %d lines, %d of %d branches\n", rl, nl, tb, nb }' "${files[@]}"
+}
+
+# cover_variant TREE N VARIANT: build the step in one layout, run the plan
+# under every model, one KTAP result a model; appends the layout's line
+# tables to the step's list (step_lines).
+cover_variant() {
+	local t=$1 n=$2 v=$3 name=step-$2-$3 bin out strip cname cshort sc_opts tso_opts weak_opts m copts d log rc
+	local bad why runs line label
+	label=$(stage_label "$n")/$v
+	out=$OUT/$name
+	if ! bin=$(VERIFY_COVERAGE=1 build "$t" "$v" "$name"); then
+		ktap_result 1 "coverage $label: FAIL $bin"
+		return
+	fi
+	strip=$(printf '%s' "$out" | tr -cd / | wc -c)
+	for m in $MODELS; do
+		bad=0 why="" runs=()
+		while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
+			case $cname in '#'* | '') continue ;; esac
+			[ "$short" -eq 0 ] || [ "$cshort" = yes ] || continue
+			copts=$(by_model "$m" "$sc_opts" "$tso_opts" "$weak_opts")
+			[ "$copts" != - ] || continue
+			d=$out/gcda/$m-$cname
+			log=$d/run.log
+			rm -rf "$d"
+			mkdir -p "$d"
+			rc=0
+			# shellcheck disable=SC2086 # copts is a list of options
+			GCOV_PREFIX=$d GCOV_PREFIX_STRIP=$strip timeout 600 "$bin" -q -m "$m" -N "step-$n/$v/$cname" $copts >"$log" 2>&1 || rc=$?
+			case $rc in
+			0 | 1 | 3) ;;
+			*)
+				bad=1
+				why="$why; $cname: exit status $rc (log: ${log#"$TOP"/})"
+				;;
+			esac
+			if [ ! -f "$d/qspinlock.gcda" ] || [ ! -f "$d/api.gcda" ]; then
+				bad=1
+				why="$why; $cname: no counters written (log: ${log#"$TOP"/})"
+				continue
+			fi
+			cp "$out/qspinlock.gcno" "$out/api.gcno" "$d/"
+			if ! gcov_tables "$d" "$t" "$out"; then
+				bad=1
+				why="$why; $cname: gcov failed (log: ${d#"$TOP"/}/gcov.log)"
+				continue
+			fi
+			runs+=("$d")
+			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "$m" "$cname" "$(grep -m1 '^verify ' "$log" | sed 's/.*: \(PASS\|FAIL\)/\1/; s/:.*//')" \
+				"$(summary "$d")" >>"$OUT/coverage.tsv"
+		done <common/verify/plan.tsv
+		if [ "${#runs[@]}" -eq 0 ]; then
+			ktap_result 1 "coverage $label $m: no run${why:+: ${why#; }}"
+			continue
+		fi
+		line="coverage $label $m: $(summary "${runs[@]}")"
+		printf '%s\t%s\t%s\tall\t-\t%s\n' "$n" "$v" "$m" "${line#*: }" >>"$OUT/coverage.tsv"
+		ktap_result "$bad" "$line (${#runs[@]} rows)${why:+: ${why#; }}"
+		step_lines+=("${runs[@]/%//lines.tsv}")
+	done
+}
+
+# unreached N TREE LINES...: the lines of code of step N (in any layout)
+# that no run reaches, checked against the table.  A row of the table
+# (STEPS, PLAN, FILE, TEXT, REASON; STEPS a comma list; PLAN "short": a row
+# for --short only) names one line of code of FILE by a piece of its text
+# (whitespace runs read as one space), and covers it if no run reaches
+# it, and the unreached lines of code that follow it up to the next line
+# a run reaches: an unreached block, named by its first line or by the
+# condition just before it.  Prints each
+# unreached line ("  # FILE:LINE: TEXT  [REASON]"), what is wrong with the
+# table, and last "ok|not ok<TAB>SUMMARY".
+unreached() {
+	local n=$1 t=$2
+	shift 2
+	awk -F'\t' -v step="$n" -v short="$short" -v tree="$t/" -v table="$TABLE" '
+		function norm(s) { gsub(/[ \t]+/, " ", s); sub(/^ /, "", s); sub(/ $/, "", s); return s }
+		function text(f, l,    s, i) {
+			if (!(f in READ)) {
+				READ[f] = 1
+				i = 0
+				while ((getline s <(tree f)) > 0) SRC[f, ++i] = norm(s)
+				close(tree f)
+			}
+			return SRC[f, l]
+		}
+		# next_line(f, l): the next line of code of f after l, or 0
+		function next_line(f, l,    k, c, m) {
+			m = 0
+			for (k in R) {
+				split(k, c, SUBSEP)
+				if (c[1] == f && c[2] + 0 > l && (!m || c[2] + 0 < m)) m = c[2] + 0
+			}
+			return m
+		}
+		function problem(i, what) { bad++; P[++np] = "  # " table ":" TL[i] " (" TF[i] ": \"" TS[i] "\"): " what }
+		BEGIN {
+			while ((getline r <table) > 0) {
+				nr++
+				if (r ~ /^#/ || r == "") continue
+				split(r, c, "\t")
+				ns = split(c[1], s, ",")
+				for (i = 1; i <= ns; i++) if (s[i] == step && (c[2] != "short" || short)) {
+					nt++; TL[nt] = nr; TP[nt] = c[2]; TF[nt] = c[3]; TS[nt] = norm(c[4]); TR[nt] = c[5]
+				}
+			}
+			close(table)
+		}
+		{ k = $1 SUBSEP ($2 + 0); if (!(k in R)) R[k] = 0; if ($3 > 0) R[k] = 1 }
+		END {
+			bad = 0; np = 0
+			for (i = 1; i <= nt; i++) {
+				m = 0; at = 0
+				for (k in R) {
+					split(k, c, SUBSEP)
+					if (c[1] == TF[i] && TS[i] != "" && index(text(c[1], c[2]), TS[i])) { m++; at = c[2] + 0 }
+				}
+				if (TP[i] != "all" && TP[i] != "short") { problem(i, "the plan column must be all or short, not \"" TP[i] "\""); continue }
+				if (TR[i] == "") { problem(i, "no reason"); continue }
+				if (m == 0) { problem(i, "no line of code has that text"); continue }
+				if (m > 1) { problem(i, m " lines of code have that text: make it longer"); continue }
+				l = at
+				if (R[TF[i], l]) l = next_line(TF[i], l)
+				covered = 0
+				while (l && !R[TF[i], l]) { WHY[TF[i], l] = TR[i]; covered++; l = next_line(TF[i], l) }
+				if (!covered) problem(i, "a run reaches " TF[i] ":" at " and the line of code after it")
+			}
+			nu = 0; nnew = 0
+			for (k in R) {
+				if (R[k]) continue
+				split(k, c, SUBSEP)
+				nu++
+				if (!(k in WHY)) { bad++; nnew++ }
+				U[nu] = sprintf("%s\t%06d\t%s\t%s", c[1], c[2], ((k in WHY) ? WHY[k] : "NOT IN THE TABLE"), text(c[1], c[2]))
+			}
+			for (i = 2; i <= nu; i++)
+				for (j = i; j > 1 && U[j - 1] > U[j]; j--) { x = U[j]; U[j] = U[j - 1]; U[j - 1] = x }
+			for (i = 1; i <= nu; i++) print U[i]
+			for (i = 1; i <= np; i++) print P[i]
+			printf "%s\t%d lines no row reaches%s\n", (bad ? "not ok" : "ok"), nu,
+				(bad ? sprintf(", %d not in %s, %d rows of it wrong", nnew, table, bad - nnew) : (nu ? ", each in " table " with its reason" : ""))
+		}' "$@" |
+		awk -F'\t' '
+			NF == 4 {
+				if ($3 != why) printf "  # %s\n", ($3 == "NOT IN THE TABLE" ? "not in the table:" : "unreached: " $3)
+				why = $3
+				printf "  # %s:%d: %s\n", $1, $2 + 0, $4
+				next
+			}
+			{ print }'
+}
+
+t0=$(now)
+ktap_begin verify-coverage
+"$TOP/common/scripts/pristine.sh"
+ran=0
+for d in $(step_dirs) today; do
+	if [ "$d" = today ]; then
+		n=today
+	else
+		n=$((10#$(basename "$d" | cut -c1-2)))
+	fi
+	if [ "${#only[@]}" -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$n"; then
+		continue
+	fi
+	if [ "$d" = today ]; then
+		tree=$PRISTINE variants="nr64 nr16k"
+	else
+		[ "$(expect_field "$n" x86_64 7)" != - ] || continue
+		tree=$d/tree variants=nr64
+		[ "$(expect_field "$n" x86_64 6)" != nr16k ] || variants="nr64 nr16k"
+	fi
+	step_lines=()
+	for v in $variants; do
+		say "step-$n-$v: compiling the step with gcov's counters and running the plan$([ "$short" -eq 0 ] || echo "'s short rows")"
+		cover_variant "$tree" "$n" "$v"
+	done
+	ran=$((ran + 1))
+	if [ "${#step_lines[@]}" -eq 0 ]; then
+		ktap_result 1 "coverage $(stage_label "$n"): no run, no unreached lines to check"
+		continue
+	fi
+	res=$(unreached "$n" "$tree" "${step_lines[@]}")
+	status=$(printf '%s\n' "$res" | tail -1)
+	ktap_result "$([ "${status%%$'\t'*}" = ok ] && echo 0 || echo 1)" "coverage $(stage_label "$n"): ${status#*$'\t'}"
+	printf '%s\n' "$res" | sed '$d'
+done
+[ "$ran" -gt 0 ] || die "verify-coverage: nothing ran (no step matched)"
+echo "# $(($(now) - t0)) s; per run: ${OUT#"$TOP"/}/coverage.tsv, counters and logs: ${OUT#"$TOP"/}/step-*/gcda/"
+ktap_end
