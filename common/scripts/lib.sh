@@ -213,6 +213,16 @@ table_stages() {
 # lock checker run (the lab column).
 lab_steps() { table_stages 7; }
 
+# checker_step WHO ARG: ARG as a step the lab and the checker run (its
+# number without leading zeros, or today), or stop naming the valid ones.
+checker_step() {
+	[ "$2" != today ] || { echo today; return 0; }
+	step_dir "$2" today >/dev/null
+	[ "$(expect_field "$2" x86_64 7)" != - ] ||
+		die "$1: step $((10#$2)) has no queued spinlock; the checker runs steps with one: $(lab_steps), and today"
+	echo "$((10#$2))"
+}
+
 # src_id STAGE: the name of a stage's source and object trees under
 # build/src: NN for step N, NN-m-NAME for N+NAME, "today".
 src_id() {

@@ -50,12 +50,9 @@ while [ $# -gt 0 ]; do
 	--short) short=1 ;;
 	-h | --help) usage ;;
 	-*) die "verify-coverage: unknown option '$1'" ;;
-	today) only+=(today) ;;
 	*)
-		step_dir "$1" >/dev/null
-		[ "$(expect_field "$1" x86_64 7)" != - ] ||
-			die "verify-coverage: step $((10#$1)) has no queued spinlock; the checker runs steps with one: $(lab_steps)"
-		only+=("$((10#$1))")
+		n=$(checker_step verify-coverage "$1")
+		only+=("$n")
 		;;
 	esac
 	shift

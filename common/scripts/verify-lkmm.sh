@@ -61,9 +61,8 @@ done
 if [ "$step" = today ]; then
 	tree=$PRISTINE name=step-today-nr64
 else
-	d=$(step_dir "$step" today)
-	[ "$(expect_field "$step" x86_64 7)" != - ] ||
-		die "verify-lkmm: step $((10#$step)) has no queued spinlock; the checker runs steps with one: $(lab_steps), and today"
+	step=$(checker_step verify-lkmm "$step")
+	d=$(step_dir "$step")
 	tree=$d/tree name=step-$((10#$step))-nr64
 	[ -f "$tree/kernel/locking/qspinlock.c" ] ||
 		die "verify-lkmm: steps/$(basename "$d") has no kernel/locking/qspinlock.c"

@@ -41,12 +41,9 @@ while [ $# -gt 0 ]; do
 		;;
 	-h | --help) usage ;;
 	-*) die "verify: unknown option '$1'" ;;
-	today) only+=(today) ;;
 	*)
-		step_dir "$1" >/dev/null
-		[ "$(expect_field "$1" x86_64 7)" != - ] ||
-			die "verify: step $((10#$1)) has no queued spinlock; the checker runs steps with one: $(lab_steps)"
-		only+=("$((10#$1))")
+		n=$(checker_step verify "$1")
+		only+=("$n")
 		;;
 	esac
 	shift
