@@ -31,15 +31,20 @@ step_dirs() {
 # number.  Checked once, here, when a script sources this file: a die()
 # inside $(...) would end only the subshell, and the script would go on
 # with a shorter series.
+# No process is started: every script sources this file.
 check_step_dirs() {
-	local d n seen=" " np
+	local d n seen=" " np p
 	for d in "$TOP"/steps/[0-9][0-9]-*/; do
 		[ -d "$d" ] || continue
 		d=${d%/}
-		n=$(basename "$d" | cut -c1-2)
+		n=${d##*/}
+		n=${n:0:2}
 		case $seen in *" $n "*) die "two step directories are numbered $n (steps/$n-*): rename one" ;; esac
 		seen="$seen$n "
-		np=$(find "$d" -maxdepth 1 -name '*.patch' | grep -c .) || true
+		np=0
+		for p in "$d"/*.patch "$d"/.*.patch; do
+			[ ! -f "$p" ] || np=$((np + 1))
+		done
 		[ "$np" -eq 1 ] ||
 			die "steps/$(basename "$d") holds $np .patch files, not exactly one: remove the extra one (or run make export-series)"
 	done
@@ -348,7 +353,15 @@ ktap_replay() {
 
 # field NAME LINE: the value of NAME=value on a line of key=value words
 # (qsl_torture's RESULT line, the lab benchmark's line); empty if absent.
-field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+# In the shell itself, with no process: make check calls it thousands of
+# times.
+field() {
+	local w words
+	read -ra words <<<"$2"
+	for w in "${words[@]}"; do
+		case $w in "$1="*) printf '%s\n' "${w#"$1"=}" ;; esac
+	done
+}
 
 # host_summary: the host's CPU count and model, for benchmark records.
 host_summary() {

@@ -50,7 +50,12 @@ PART_TIMES=() part_name="" part_start=""
 part() {
 	local t
 	t=$(now)
-	[ -z "$part_name" ] || PART_TIMES+=("$(printf '%5d s  %s' $((t - part_start)) "$part_name")")
+	if [ -n "$part_name" ]; then
+		PART_TIMES+=("$(printf '%5d s  %s' $((t - part_start)) "$part_name")")
+		# said as each part ends too: a run stopped from outside (CI's
+		# time limit) still shows where its time went
+		say "make test: $part_name took $((t - part_start)) s ($((t - t_start)) s since make test began)"
+	fi
 	part_name=$1 part_start=$t
 }
 mkdir -p "$BUILD"

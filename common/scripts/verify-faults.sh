@@ -52,31 +52,59 @@ if [ "$no_base" -eq 0 ]; then
 		die "verify-faults: the unmutated checker fails its own rows (log: ${OUT#"$TOP"/}/base/ref.log): a kill would mean nothing; fix it first"
 fi
 
-ktap_begin verify-faults
-table=()
-for name in "${want[@]}"; do
-	d=$OUT/$name
+# check_fault NAME: apply the fault to a copy of checker.c and run the
+# rows with it; writes DIR/result: the KTAP status, the line, and the
+# kill table's row, one a line.
+check_fault() {
+	local name=$1 d=$OUT/$1 what by
 	rm -rf "$d"
 	mkdir -p "$d/src/common/verify"
 	cp common/verify/checker.c "$d/src/common/verify/"
 	what=$(head -1 "common/verify/faults/$name.patch")
 	if ! (cd "$d/src" && GIT_CEILING_DIRECTORIES=$d git apply "$TOP/common/verify/faults/$name.patch") 2>"$d/apply.log"; then
-		ktap_result 1 "fault $name: ERROR: does not apply to checker.c; re-make it against today's checker.c ($what)" "$d/apply.log"
-		table+=("$(printf '%-30s %s' "$name" "ERROR: does not apply")")
-		continue
+		printf '1\n%s\n%s\n' "fault $name: ERROR: does not apply to checker.c; re-make it against today's checker.c ($what) (log: ${d#"$TOP"/}/apply.log)" \
+			"$(printf '%-30s %s' "$name" "ERROR: does not apply")" >"$d/result"
+		return
 	fi
-	say "fault $name: $what"
 	if run_rows "$d" "$d/src/common/verify/checker.c"; then
-		ktap_result 1 "fault $name: SURVIVED every row ($what): make check cannot see it; add the test that kills it"
-		table+=("$(printf '%-30s %s' "$name" "SURVIVED")")
+		printf '1\n%s\n%s\n' "fault $name: SURVIVED every row ($what): make check cannot see it; add the test that kills it" \
+			"$(printf '%-30s %s' "$name" "SURVIVED")" >"$d/result"
 	elif by=$(grep -m1 '^not ok' "$d/ref.log"); then
 		by=${by#not ok * }
-		ktap_result 0 "fault $name: killed by $by"
-		table+=("$(printf '%-30s killed by %s' "$name" "$(printf '%s' "$by" | cut -c1-150)")")
+		printf '0\n%s\n%s\n' "fault $name: killed by $by" \
+			"$(printf '%-30s killed by %s' "$name" "$(printf '%s' "$by" | cut -c1-150)")" >"$d/result"
 	else
-		ktap_result 1 "fault $name: ERROR: the rows stopped without a failed test (log: ${d#"$TOP"/}/ref.log)" "$d/ref.log"
-		table+=("$(printf '%-30s %s' "$name" "ERROR")")
+		printf '1\n%s\n%s\n' "fault $name: ERROR: the rows stopped without a failed test (log: ${d#"$TOP"/}/ref.log)" \
+			"$(printf '%-30s %s' "$name" "ERROR")" >"$d/result"
 	fi
+}
+
+# One fault a job, as many jobs as cores (VERIFY_JOBS=N); the results in
+# the order of the faults.
+jobs_max=${VERIFY_JOBS:-$(nproc)}
+for name in "${want[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n || true
+	done
+	say "fault $name: $(head -1 "common/verify/faults/$name.patch")"
+	rm -f "$OUT/$name/result"
+	check_fault "$name" &
+done
+wait
+ktap_begin verify-faults
+table=()
+for name in "${want[@]}"; do
+	if [ -f "$OUT/$name/result" ]; then
+		{
+			read -r rc
+			read -r line
+			read -r row
+		} <"$OUT/$name/result"
+	else
+		rc=1 line="fault $name: ERROR: the job ended without a result" row=$(printf '%-30s %s' "$name" "ERROR")
+	fi
+	ktap_result "$rc" "$line"
+	table+=("$row")
 done
 echo "# The checker's planted faults ($(($(now) - t0)) s):"
 printf '#   %s\n' "${table[@]}"

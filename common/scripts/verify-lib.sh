@@ -77,6 +77,17 @@ build() {
 	echo "$out/verify"
 }
 
+# same_code A B: do two builds (directories of build()) disassemble the
+# same, in every object compiled from the step's tree (qspinlock.o,
+# api.o, litmus.o)?  The checker's runs are a function of that code.
+same_code() {
+	local o
+	for o in qspinlock.o api.o litmus.o; do
+		cmp -s <(objdump -dr --no-show-raw-insn "$1/$o" | tail -n +3) \
+			<(objdump -dr --no-show-raw-insn "$2/$o" | tail -n +3) || return 1
+	done
+}
+
 # build_other LOCK: build/verify/LOCK/verify for the cost model's locks that
 # are not a step (ticket: 6.1's generic ticket lock, the pristine tree's
 # own header, as the lab compiles it; ttas, mcs: common/verify/locks/), or

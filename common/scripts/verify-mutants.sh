@@ -2,7 +2,11 @@
 # verify-mutants.sh [--counted] [NAME...]: the lock checker's kill table.
 # --counted: only the models that must kill or must spare each mutant
 # (make test); the "also run" models, reported and not counted, are
-# skipped.  --reuse: a row of the unmutated step that verify.sh has just
+# skipped; a model that has killed a mutant on one layout is not run on
+# its other layouts; a model it must survive runs only the rows the
+# table names for it (the ones that kill it under the weaker model: the
+# same schedule space, spared).  Without it, every model on every
+# layout runs every row.  --reuse: a row of the unmutated step that verify.sh has just
 # passed (build/verify/results.tsv, newer than checker.c) is
 # not run again (make test runs verify.sh --short first).
 #
@@ -12,8 +16,8 @@
 # each layout of the step.  A layout whose code the mutant does not change
 # (qspinlock.o and api.o disassemble the same) is not run.  On the others
 # it is checked under each model the table names, one row after the other
-# (the short rows of common/verify/plan.tsv, then the rows the table
-# names for it), until one fails.  A mutant is killed under a model when
+# (the rows the table names for it, the ones recorded as killing it,
+# first; then the short rows of common/verify/plan.tsv), until one fails.  A mutant is killed under a model when
 # a row fails there on some layout; one that survives a model that must
 # kill it fails the run, and so does an ordering mutant killed under a
 # model it must survive, a same-code claim whose code changed, and one
@@ -53,23 +57,27 @@ layouts() {
 	if [ "$(expect_field "$1" x86_64 6)" = nr16k ]; then echo "nr64 nr16k"; else echo nr64; fi
 }
 
-# plan_rows STEP VARIANT MODEL EXTRA: "NAME TAB OPTIONS" of each short row
-# of common/verify/plan.tsv, then of each row named in EXTRA, that runs
-# under MODEL and that the unmutated STEP must pass (its own known bugs,
-# in expect.tsv, kill nothing).
+# plan_rows STEP VARIANT MODEL EXTRA [ONLY]: "NAME TAB OPTIONS" of each row
+# of common/verify/plan.tsv named in EXTRA, in EXTRA's order, then (unless
+# ONLY is 1 and EXTRA names some) of each short row, that runs under MODEL
+# and that the unmutated STEP must pass (its own known bugs, in
+# expect.tsv, kill nothing).
 plan_rows() {
-	local cname cshort sc_opts tso_opts weak_opts copts
-	while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
-		case $cname in '#'* | '') continue ;; esac
-		case " $4 " in
-		*" $cname "*) ;;
-		*) [ "$cshort" = yes ] || continue ;;
-		esac
+	local cname sc_opts tso_opts weak_opts copts r
+	{
+		for r in $4; do
+			awk -F'\t' -v r="$r" '$1 == r' common/verify/plan.tsv
+		done
+		if [ "${5:-0}" != 1 ] || [ -z "${4// /}" ]; then
+			awk -F'\t' -v x=" $4 " '$1 !~ /^#/ && $2 == "yes" && index(x, " " $1 " ") == 0' common/verify/plan.tsv
+		fi
+	} | while IFS=$'\t' read -r cname _ sc_opts tso_opts weak_opts _; do
+		[ -n "$cname" ] || continue
 		copts=$(by_model "$3" "$sc_opts" "$tso_opts" "$weak_opts")
 		[ "$copts" != - ] || continue
 		[ "$(expected "$1" "$2" "$3" "$cname" | cut -f1)" = PASS ] || continue
 		printf '%s\t%s\n' "$cname" "$copts"
-	done <common/verify/plan.tsv
+	done
 }
 
 # run_row BIN MODEL LABEL OPTIONS LOG: one row of the plan; its exit
@@ -79,22 +87,13 @@ run_row() {
 	timeout 600 "$1" -q -m "$2" -N "$3" $4 >"$5" 2>&1
 }
 
-# same_code A B: do two builds' qspinlock.o and api.o disassemble the same?
-same_code() {
-	local o
-	for o in qspinlock.o api.o; do
-		cmp -s <(objdump -dr --no-show-raw-insn "$1/$o" | tail -n +3) \
-			<(objdump -dr --no-show-raw-insn "$2/$o" | tail -n +3) || return 1
-	done
-}
-
 # check_mutant NAME STEP MUST SURVIVE ROWS ALSO: one mutant on every layout
 # whose code it changes, under its models; writes $OUT/mutant-NAME.table
 # (its rows of the kill table) and $OUT/mutant-NAME.counts ("killed bad
 # errors").
 check_mutant() {
 	local name=$1 step=$2 must=$3 survive=$4 rows=$5 also=$6 sdir tree patch bin models m res first
-	local cname copts plan_rows log rc line x role v changed=0 kills=0
+	local cname copts plan_rows log rc line x role v only changed=0 kills=0
 	local killed=0 bad=0 errors=0
 	: >"$OUT/mutant-$name.table"
 	{
@@ -123,8 +122,17 @@ check_mutant() {
 			models="$must $survive"
 			[ "$counted_only" -eq 1 ] || models="$models $also"
 			for m in ${models//-/}; do
+				role=also
+				case " $must " in *" $m "*) role=must ;; esac
+				case " $survive " in *" $m "*) role=survive ;; esac
+				if [ "$counted_only" -eq 1 ] && [ "$role" = must ] &&
+					grep -qE "^$name +$step +[a-z0-9]+ +$m +killed" "$OUT/mutant-$name.table"; then
+					continue
+				fi
 				res="survived" first=""
-				plan_rows=$(plan_rows "$step" "$v" "$m" "${rows//-/}")
+				only=0
+				[ "$counted_only" -eq 0 ] || [ "$role" != survive ] || only=1
+				plan_rows=$(plan_rows "$step" "$v" "$m" "${rows//-/}" "$only")
 				while IFS=$'\t' read -r cname copts; do
 					[ -n "$cname" ] || continue
 					log=$OUT/logs/mutant-$name-$v-$m-$cname.log
@@ -142,16 +150,16 @@ check_mutant() {
 						break
 					fi
 				done <<<"$plan_rows"
-				role=also
-				case " $must " in *" $m "*) role=must ;; esac
-				case " $survive " in *" $m "*) role=survive ;; esac
 				case $role:$res in
 				must:killed*) kills=$((kills + 1)) ;;
 				survive:killed*)
 					bad=$((bad + 1))
 					res="KILLED (an ordering mutant must survive $m: $res)"
 					;;
-				survive:survived) res="survived, as it must" ;;
+				survive:survived)
+					res="survived, as it must"
+					[ "$only" -eq 0 ] || res="survived ${rows//-/}, the rows that kill it, as it must"
+					;;
 				also:*) res="$res (reported, not counted)" ;;
 				esac
 				printf '%-30s %-5s %-6s %-5s %-60s %s\n' "$name" "$step" "$v" "$m" "$res" "$(printf '%s' "$first" | cut -c1-90)" >>"$OUT/mutant-$name.table"
