@@ -63,9 +63,10 @@ help:
 	@echo "  make edit-series   a git tree of the kernel with one commit per step (build/series-git)"
 	@echo "  make export-series write build/series-git's commits back as the steps' patches"
 	@echo "  make deps          install the Debian packages every target needs (as root)"
-	@echo "  make clean         remove build/ except the extracted pristine tree"
+	@echo "  make clean         remove build/ except the extracted pristine tree (run directories too)"
+	@echo "  make distclean     remove build/ whole"
 	@echo
-	@echo "  DURATION=15 (s per torture run)  CPUS=4 (x86_64 vCPUs)  ARCH=x86_64|sparc64  KVM=1"
+	@echo "  DURATION=$$(. $(SCRIPTS)/lib.sh; echo $$DURATION_DEFAULT) (s per torture run)  CPUS=4 (x86_64 vCPUs)  ARCH=x86_64|sparc64  KVM=1"
 	@echo "  (ARCH, CPUS, PLAN, MS, HOLD, THINK: on this command line, or exported as QSL_ARCH, QSL_CPUS, ...)"
 
 step-%:
@@ -159,8 +160,10 @@ test:
 soak:
 	@$(SCRIPTS)/soak.sh
 
+# everything in build/ but the pristine tree and its manifest, which take
+# the longest to make again
 clean:
-	rm -rf build/src build/overlay build/logs build/series build/tools build/snapshot.tmp build/diff-pristine build/lab build/book build/verify
+	@[ ! -d build ] || find build -mindepth 1 -maxdepth 1 ! -name 'pristine-*' -exec rm -rf {} +
 
 distclean:
 	rm -rf build

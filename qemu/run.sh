@@ -24,7 +24,7 @@ case $arch in
 x86_64) CPUS=${CPUS:-4} ;;
 sparc64) CPUS=1 ;;
 esac
-DURATION=${DURATION:-15}
+DURATION=${DURATION:-$DURATION_DEFAULT}
 PLAN=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
 QSLTORTURE=${QSLTORTURE:-on}
 GRACE=${QSL_GRACE:-120}

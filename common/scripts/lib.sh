@@ -12,6 +12,11 @@ shopt -s inherit_errexit
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${QSL_BUILD:-$TOP/build}
 KVER=$(cat "$TOP/common/kernel-version")
+# A boot's seconds per torture run when DURATION is not given: the one
+# default make step-N, qemu/run.sh and make help read (make test sets 8,
+# make soak 60, make bench its own).
+# shellcheck disable=SC2034 # read by the scripts that source this file
+DURATION_DEFAULT=15
 # shellcheck disable=SC2034 # used by the scripts that source this file
 PRISTINE=$BUILD/pristine-$KVER
 

@@ -13,8 +13,7 @@ set -eu
 readme() {
 	local d=$1 n=$2 prev=$3 patch subject chapter
 	patch=$(find "$d" -maxdepth 1 -name '*.patch' -printf '%f\n')
-	subject=$(awk '/^Subject: /{ s = $0; sub(/^Subject: (\[PATCH\] )?/, "", s); on = 1; next }
-		on && /^ / { s = s $0; next } on { print s; exit }' "$d/$patch")
+	subject=$(patch_subject "$d/$patch")
 	chapter=$(find "$TOP/book" -maxdepth 1 -name "[0-9][0-9]-step$n-*.md" -printf '%f\n')
 	[ "$(printf '%s\n' "$chapter" | grep -c .)" -eq 1 ] ||
 		die "step $n has no single chapter book/NN-step$n-*.md (found: ${chapter:-none})"

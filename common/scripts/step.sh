@@ -29,7 +29,7 @@ fi
 [ $# -ge 1 ] || die "$usage"
 n=$(stage "$1")
 shift
-check_number DURATION "${DURATION:-15}" 1 3600
+check_number DURATION "${DURATION:-$DURATION_DEFAULT}" 1 3600
 check_number CPUS "${CPUS:-4}" 1 8
 check_kvm
 arches=("$@")
