@@ -1,6 +1,6 @@
 #!/bin/bash
 # book.sh: render the book in book/ to build/book/:
-#  - one HTML page per chapter (book/NN-*.md, in name order), with a shared
+#  - one HTML page per chapter (book/chapters.tsv, in its order), with a shared
 #    template and stylesheet, previous/next links, and a table of contents
 #    page, build/book/index.html;
 #  - one EPUB, build/book/qspinlock-step-by-step.epub;
@@ -32,8 +32,9 @@ filter=$src/filters/include.lua
 epub=$out/qspinlock-step-by-step.epub
 export QSL_TOP=$TOP
 
-mapfile -t chapters < <(find "$src" -maxdepth 1 -name '[0-9][0-9]-*.md' | LC_ALL=C sort)
-[ ${#chapters[@]} -gt 0 ] || die "no chapters (book/NN-*.md) found"
+# The chapters, from the table of contents; it and the files must agree.
+problem=$(book_toc_problem "$TOP/book/chapters.tsv" "$TOP/book") || die "$problem"
+mapfile -t chapters < <(book_chapters)
 
 rm -rf "$out"
 mkdir -p "$out/diagrams"

@@ -411,6 +411,61 @@ patch_subject() {
 	     on { print s; exit }' "$1"
 }
 
+# tsv_columns FILE COLUMN...: the named columns of a table whose first
+# line that is not a comment names its columns (tab-separated), one row a
+# line, in the order asked; a column the header does not name stops the
+# caller, naming the file.
+tsv_columns() {
+	local f=$1
+	shift
+	awk -F'\t' -v OFS='\t' -v want="$*" -v file="${f#"$TOP"/}" '
+		/^#/ || NF == 0 { next }
+		!h {
+			h = 1
+			for (i = 1; i <= NF; i++) col[$i] = i
+			n = split(want, w, " ")
+			for (i = 1; i <= n; i++)
+				if (!(w[i] in col)) { print "error: " file " has no column \"" w[i] "\"" > "/dev/stderr"; bad = 1; exit 1 }
+			next
+		}
+		{ line = ""; for (i = 1; i <= n; i++) line = line (i > 1 ? OFS : "") $col[w[i]]; print line }
+		END { if (bad) exit 1 }' "$f"
+}
+
+# book_chapters: book/FILE of every chapter, in reading order
+# (book/chapters.tsv, the one list of them).
+book_chapters() {
+	tsv_columns "$TOP/book/chapters.tsv" file | sed 's|^|book/|'
+}
+
+# book_toc_problem TOC DIR: the first way the table of contents TOC and
+# the chapters in DIR (every *.md but index.md) disagree, and status 1;
+# nothing and 0 when they agree.  book.sh refuses to render on one.
+book_toc_problem() {
+	local toc=$1 dir=$2 list f
+	list=$(tsv_columns "$toc" file step 2>&1 | cut -f1) || {
+		echo "${toc#"$TOP"/}: $list"
+		return 1
+	}
+	[ -n "$list" ] || { echo "${toc#"$TOP"/} lists no chapters"; return 1; }
+	while IFS= read -r f; do
+		[ -f "$dir/$f" ] || { echo "${toc#"$TOP"/} lists $f, which does not exist in ${dir#"$TOP"/}/: add the file or remove its line"; return 1; }
+	done <<<"$list"
+	for f in "$dir"/*.md; do
+		[ "${f##*/}" = index.md ] || printf '%s\n' "$list" | grep -qxF "${f##*/}" || {
+			echo "${f#"$TOP"/} is not in ${toc#"$TOP"/}: add a line for it where it belongs in the reading order"
+			return 1
+		}
+	done
+	f=$(printf '%s\n' "$list" | sort | uniq -d | head -1)
+	[ -z "$f" ] || { echo "${toc#"$TOP"/} lists $f twice"; return 1; }
+}
+
+# step_chapter N: book/FILE of step N's chapter, or nothing.
+step_chapter() {
+	tsv_columns "$TOP/book/chapters.tsv" file step | awk -F'\t' -v s="$1" '$2 == s { print "book/" $1 }'
+}
+
 # work_starts WHAT: the point where a command stops checking its input and
 # starts real work (extracting or building a tree, compiling, installing).
 # With QSL_INPUT_CHECK_ONLY=1 it stops there instead, so that

@@ -1,6 +1,6 @@
 #!/bin/bash
 # sim-claims.sh CSV: check, on the cost model's results, each claim that
-# book/12-contention.md makes of them, and print the numbers behind it.
+# book/contention.md makes of them, and print the numbers behind it.
 # Exit status 1 if any claim no longer holds: the chapter would be wrong.
 #
 # The last claim sets the model beside this machine: the ticket lock and

@@ -14,9 +14,10 @@ readme() {
 	local d=$1 n=$2 prev=$3 patch subject chapter
 	patch=$(find "$d" -maxdepth 1 -name '*.patch' -printf '%f\n')
 	subject=$(patch_subject "$d/$patch")
-	chapter=$(find "$TOP/book" -maxdepth 1 -name "[0-9][0-9]-step$n-*.md" -printf '%f\n')
+	chapter=$(step_chapter "$n")
+	chapter=${chapter#book/}
 	[ "$(printf '%s\n' "$chapter" | grep -c .)" -eq 1 ] ||
-		die "step $n has no single chapter book/NN-step$n-*.md (found: ${chapter:-none})"
+		die "step $n has no single chapter in book/chapters.tsv (found: ${chapter:-none}): add the line 'FILE<tab>$n'"
 	printf '# Step %d: %s\n\n' "$n" "$subject"
 	printf -- '- The patch: `%s` (its commit message says what changes and why).\n' "$patch"
 	printf -- '- The files it touches, in full, as they stand after this step: `tree/`,\n'

@@ -2,8 +2,8 @@
 # book-screens.sh [--no-render]: the rendered book as a reader sees it.
 # Renders the book with common/scripts/book.sh (unless --no-render: then
 # the pages already in build/book/ are used), then, with headless
-# Chromium, for two chapters (02-step1-mcs-in-a-word.html, the first with
-# code, and 12-contention.html, the one with the widest tables) at a
+# Chromium, for two chapters (step1-mcs-in-a-word.html, the first with
+# code, and contention.html, the one with the widest tables) at a
 # desktop's 1280x900 and a phone's 390x844:
 #  - takes a screenshot, build/book/screens/CHAPTER-WIDTH.png (the top of
 #    the page, as it opens, in a frame of that size);
@@ -28,7 +28,7 @@ esac
 
 out=$BUILD/book
 shots=$out/screens
-chapters="02-step1-mcs-in-a-word 12-contention"
+chapters="step1-mcs-in-a-word contention"
 sizes="1280x900 390x844"
 
 if ! command -v chromium >/dev/null; then

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The book: every step has a chapter, the book renders, and every internal
 # link and image of the rendered HTML resolves.
-#  1. each steps/NN-slug/ has a chapter in book/ that includes its patch;
+#  1. each steps/NN-slug/ has a chapter (book/chapters.tsv) that includes
+#     its patch;
 #  2. common/scripts/book.sh renders the HTML pages and the EPUB;
 #  3. in each page of build/book/, every href to a local file or #anchor
 #     and every img src points at a file that exists and, for an anchor,
@@ -19,13 +20,43 @@ not_ok() { ktap_fail_text "$@"; } # description [detail]
 for d in $(step_dirs); do
 	p=$(step_patch "$d")
 	rel=${p#"$TOP"/}
-	ch=$(grep -l -F "include=\"$rel\"" book/[0-9][0-9]-*.md 2>/dev/null | head -1 || true)
-	if [ -n "$ch" ]; then
+	n=$((10#$(basename "$d" | cut -c1-2)))
+	ch=$(step_chapter "$n")
+	if [ -z "$ch" ]; then
+		not_ok "$(basename "$d") has no chapter (no line of book/chapters.tsv names step $n)"
+	elif grep -q -F "include=\"$rel\"" "$ch"; then
 		ok "$(basename "$d") has a chapter: $ch"
 	else
-		not_ok "$(basename "$d") has no chapter (no book/NN-*.md includes $rel)"
+		not_ok "$(basename "$d"): its chapter $ch (book/chapters.tsv) does not include $rel"
 	fi
 done
+
+# 1b. The table of contents and the chapters agree, and a doctored one
+# is refused for its reason.
+if problem=$(book_toc_problem book/chapters.tsv book); then
+	ok "book/chapters.tsv lists every chapter of book/ once, and nothing else"
+else
+	not_ok "book/chapters.tsv: $problem"
+fi
+tmp=$(mktemp -d)
+doctored() { # reason awk-program
+	awk "$2" book/chapters.tsv >"$tmp/toc.tsv"
+	if problem=$(book_toc_problem "$tmp/toc.tsv" book); then
+		not_ok "a table of contents doctored so that '$1' was accepted"
+	elif case $problem in *"$1"*) true ;; *) false ;; esac then
+		ok "a doctored table of contents is refused: $1"
+	else
+		not_ok "a doctored table of contents was refused, but not for '$1': $problem"
+	fi
+}
+# shellcheck disable=SC2016 # awk programs
+doctored "is not in" '$1 != "contention.md"'
+# shellcheck disable=SC2016
+doctored "which does not exist" '{ print } $1 == "upstream.md" { print "step9-paravirt.md\t9" }'
+# shellcheck disable=SC2016
+doctored "twice" '{ print } $1 == "upstream.md" { print }'
+doctored "has no column" '{ sub(/^file\t/, "name\t"); print }'
+rm -rf "$tmp"
 
 # 2. The book renders.
 log=$(mktemp)
