@@ -37,7 +37,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
-MODELS="sc tso weak"
+MODELS=$VERIFY_MODELS
 TABLE=common/verify/coverage-unreached.tsv
 usage() {
 	die "usage: $0 [--short] [step...]

@@ -27,7 +27,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
-MODELS_ALL="sc tso weak"
+MODELS_ALL=$VERIFY_MODELS
 usage() {
 	die "usage: $0 [--step N|today] [--models \"$MODELS_ALL\"]
        (steps with a queued spinlock: $(lab_steps), and today)"

@@ -202,7 +202,7 @@ run_table() {
 				case " $locks_only " in *" $lock "*) ;; *) continue ;; esac
 			fi
 			bin=$(lock_bin "$lock")
-			for m in sc tso weak; do
+			for m in $VERIFY_MODELS; do
 				opts=$(by_model "$m" "$sc_opts" "$tso_opts" "$weak_opts")
 				[ "$opts" != - ] || continue
 				[ "$opts" != '""' ] || opts=""

@@ -18,7 +18,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
-MODELS_ALL="sc tso weak"
+MODELS_ALL=$VERIFY_MODELS
 usage() {
 	die "usage: $0 [--short] [--models \"$MODELS_ALL\"] [--configs \"NAME...\"] [step...]
        (steps with a queued spinlock: $(lab_steps), and today; configurations: $(plan_names | tr '\n' ' ')litmus audit)"

@@ -1,0 +1,123 @@
+#!/bin/bash
+# registries.sh: the lists the project keeps in more than one file agree,
+# and each check can fail.
+#  - the memory models: VERIFY_MODELS (lib.sh, read by every verify
+#    script) and the checker's model_name[] (common/verify/checker.c);
+#  - the litmus tests: the names in common/verify/litmus.c and the rows
+#    of litmus.tsv, both ways (a test without a row never runs, a row
+#    without a test fails only when it runs);
+#  - the checker's mutants: every patch of common/verify/mutants/ has a
+#    row of common/verify/mutants.tsv, every row a patch, and every row
+#    names plan rows and models that exist;
+#  - the booted mutants: common/mutants/*.patch and common/mutants/list.tsv,
+#    both ways;
+#  - the checker's plan: each row's name once.
+# Each check is then run on a doctored copy, which it must refuse for its
+# reason.  Prints KTAP (lib.sh) and "registries: N passed, N failed".
+set -eu
+. "$(dirname "$0")/../scripts/lib.sh"
+cd "$TOP"
+
+V=common/verify
+
+# names FILE: the first column of a table's rows (no comments, no blanks).
+names() { awk -F'\t' '!/^#/ && NF { print $1 }' "$1"; }
+
+# diff_lists WHAT-A A WHAT-B B: the first name in one list and not the
+# other, said, and status 1; nothing and 0 when they agree.
+diff_lists() {
+	local x
+	x=$(comm -23 <(printf '%s\n' "$2" | sort -u) <(printf '%s\n' "$4" | sort -u) | head -1)
+	[ -z "$x" ] || { echo "'$x' is in $1 and not in $3"; return 1; }
+	x=$(comm -13 <(printf '%s\n' "$2" | sort -u) <(printf '%s\n' "$4" | sort -u) | head -1)
+	[ -z "$x" ] || { echo "'$x' is in $3 and not in $1"; return 1; }
+}
+
+# check_models CHECKER.C MODELS
+check_models() {
+	local c
+	c=$(sed -n 's/.*model_name\[\] = {\(.*\)};.*/\1/p' "$1" | tr -d '"' | tr ',' ' ' | xargs)
+	[ -n "$c" ] || { echo "no model_name[] in $1"; return 1; }
+	[ "$c" = "$2" ] || { echo "the checker's models are '$c', VERIFY_MODELS says '$2'"; return 1; }
+}
+
+# check_litmus LITMUS.C LITMUS.TSV
+check_litmus() {
+	diff_lists "$1" "$(sed -n 's/.*{ \.name = "\([^"]*\)".*/\1/p' "$1")" "$2" "$(names "$2")"
+}
+
+# check_checker_mutants MUTANTS.TSV PATCHDIR PLAN.TSV
+check_checker_mutants() {
+	local name step must survive rows also p r m
+	diff_lists "$2/" "$(find "$2" -name '*.patch' -printf '%f\n' | sed 's/\.patch$//')" \
+		"$1" "$(names "$1" | while read -r n; do [ -f "common/mutants/$n.patch" ] || echo "$n"; done)" || return 1
+	while IFS=$'\t' read -r name step must survive rows also; do
+		case $name in '#'* | '') continue ;; esac
+		[ -f "$2/$name.patch" ] || [ -f "common/mutants/$name.patch" ] ||
+			{ echo "$name has no patch in $2/ or common/mutants/"; return 1; }
+		for r in ${rows//-/}; do
+			names "$3" | grep -qx -- "$r" || { echo "$name names the plan row '$r', which $3 does not have"; return 1; }
+		done
+		for m in ${must//-/} ${survive//-/} ${also//-/}; do
+			case " $VERIFY_MODELS " in *" $m "*) ;; *) echo "$name names the model '$m', not one of $VERIFY_MODELS"; return 1 ;; esac
+		done
+		: "$step"
+	done <"$1"
+}
+
+# check_booted_mutants LIST.TSV DIR
+check_booted_mutants() {
+	diff_lists "$2/" "$(find "$2" -maxdepth 1 -name '*.patch' -printf '%f\n' | sed 's/\.patch$//')" "$1" "$(names "$1")"
+}
+
+# check_plan PLAN.TSV
+check_plan() {
+	local d
+	d=$(names "$1" | sort | uniq -d | head -1)
+	[ -z "$d" ] || { echo "the row '$d' is in $1 twice"; return 1; }
+}
+
+ktap_begin registries
+check() { # description command...
+	local what=$1 msg
+	shift
+	if msg=$("$@"); then ktap_result 0 "$what"; else ktap_fail_text "$what: $msg"; fi
+}
+check "memory models: the checker's are VERIFY_MODELS ($VERIFY_MODELS)" check_models $V/checker.c "$VERIFY_MODELS"
+check "litmus tests: litmus.c and litmus.tsv name the same $(names $V/litmus.tsv | wc -l)" check_litmus $V/litmus.c $V/litmus.tsv
+check "the checker's mutants: mutants.tsv and the patches agree, its rows and models exist" \
+	check_checker_mutants $V/mutants.tsv $V/mutants $V/plan.tsv
+check "the booted mutants: common/mutants/list.tsv and the patches agree" check_booted_mutants common/mutants/list.tsv common/mutants
+check "the checker's plan: every row named once" check_plan $V/plan.tsv
+
+# Negative controls: each doctored copy is refused, for its reason.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+refused() { # reason command...
+	local why=$1 msg
+	shift
+	if msg=$("$@"); then
+		ktap_fail_text "doctored, and accepted: $why"
+	elif case $msg in *"$why"*) true ;; *) false ;; esac then
+		ktap_result 0 "doctored, refused: $why"
+	else
+		ktap_fail_text "doctored, refused for another reason than '$why': $msg"
+	fi
+}
+sed 's/"tso", "weak"/"tso", "weak", "arm"/' $V/checker.c >"$tmp/checker.c"
+refused "the checker's models are" check_models "$tmp/checker.c" "$VERIFY_MODELS"
+grep -v '^IRIW	' $V/litmus.tsv >"$tmp/litmus.tsv"
+refused "'IRIW' is in $V/litmus.c and not in" check_litmus $V/litmus.c "$tmp/litmus.tsv"
+{ cat $V/litmus.tsv; printf 'NoSuchTest\tplain\tnever\tnever\tnever\n'; } >"$tmp/litmus.tsv"
+refused "'NoSuchTest' is in $tmp/litmus.tsv and not in" check_litmus $V/litmus.c "$tmp/litmus.tsv"
+grep -v '^xchg-tail-relaxed	' $V/mutants.tsv >"$tmp/mutants.tsv"
+refused "'xchg-tail-relaxed' is in $V/mutants/ and not in" check_checker_mutants "$tmp/mutants.tsv" $V/mutants $V/plan.tsv
+sed 's/^\(is-locked-locked-byte\t[^\t]*\t[^\t]*\t[^\t]*\t\)observe/\1observer/' $V/mutants.tsv >"$tmp/mutants.tsv"
+refused "names the plan row 'observer'" check_checker_mutants "$tmp/mutants.tsv" $V/mutants $V/plan.tsv
+sed 's/^\(no-wmb-claim\t[^\t]*\t\)weak/\1arm/' $V/mutants.tsv >"$tmp/mutants.tsv"
+refused "names the model 'arm'" check_checker_mutants "$tmp/mutants.tsv" $V/mutants $V/plan.tsv
+grep -v '^no-wmb-claim	' common/mutants/list.tsv >"$tmp/list.tsv"
+refused "'no-wmb-claim' is in common/mutants/ and not in" check_booted_mutants "$tmp/list.tsv" common/mutants
+{ cat $V/plan.tsv; grep '^c3a1	' $V/plan.tsv; } >"$tmp/plan.tsv"
+refused "the row 'c3a1' is in" check_plan "$tmp/plan.tsv"
+ktap_end
