@@ -29,16 +29,14 @@ done
 missing=""
 for p in $want; do
 	case " $missing " in *" $p "*) continue ;; esac
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-		missing="$missing $p"
+	pkg_installed "$p" || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
 
-work_starts "installing$missing"
-if [ "$(id -u)" -ne 0 ]; then
-	die "missing Debian packages:$missing
+# Not root: the one command to run, before anything would start.
+host_is_root || die "missing Debian packages:$missing
        install them with: sudo apt-get update && sudo apt-get install -y$missing"
-fi
+work_starts "installing$missing"
 mkdir -p "$BUILD/logs"
 log=$BUILD/logs/apt.log
 say "installing missing Debian packages:$missing (log: ${log#"$TOP"/})"

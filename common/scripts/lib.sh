@@ -480,6 +480,19 @@ work_starts() {
 		die "the input checks let this through and $1 would start now (QSL_INPUT_CHECK_ONLY=1)"
 }
 
+# host_is_root: may this process install packages?  The one probe of who
+# we are: QSL_UID stands in for `id -u`, so that a test can ask as
+# another user from any host.
+host_is_root() { [ "${QSL_UID:-$(id -u)}" -eq 0 ]; }
+
+# pkg_installed PACKAGE: is the Debian package installed?  The one probe
+# of the host's packages: QSL_DPKG_ADMINDIR points dpkg-query at another
+# status database (a test's fake one) instead of /var/lib/dpkg.
+pkg_installed() {
+	dpkg-query ${QSL_DPKG_ADMINDIR:+--admindir="$QSL_DPKG_ADMINDIR"} -W -f='${Status}' "$1" 2>/dev/null |
+		grep -q "install ok installed"
+}
+
 # check_kvm: with KVM=1, stop unless this host can run a KVM guest.  A
 # /dev/kvm from a PVM module (kvm_pvm) runs only guests built for PVM,
 # and without vmx or svm in /proc/cpuinfo there is no hardware

@@ -79,6 +79,21 @@ fi
 if why=$(kvm_unusable); then
 	expect "KVM=1 but $why" KVM=1 make -s step-0
 fi
+# Packages and users, through the probes (lib.sh's pkg_installed and
+# host_is_root) pointed at a fake dpkg database with nothing installed:
+# a user who is not root is given the one apt-get line, before anything
+# would start; root would install (here: stops there).
+mkdir -p "$fake/dpkg/info" "$fake/dpkg/updates"
+: >"$fake/dpkg/status"
+expect "install them with: sudo apt-get update && sudo apt-get install -y linux-source-6.1 gcc make" \
+	QSL_DPKG_ADMINDIR="$fake/dpkg" QSL_UID=1000 make -s step-0
+expect "installing linux-source-6.1 gcc make" QSL_DPKG_ADMINDIR="$fake/dpkg" QSL_UID=0 make -s step-0
+# This host, as it is: every package make check needs is there.
+if QSL_UID=1000 "$TOP/common/scripts/deps.sh" kernel check book verify >"$detail" 2>&1; then
+	ktap_result 0 "this host has every package make check needs (deps.sh as a user who is not root: nothing to install)"
+else
+	ktap_result 1 "deps.sh as a user who is not root found packages missing after make check installed them" "$detail"
+fi
 # An exported ARCH is the kernel's, not the project's: only the command line counts.
 expect "there is no step 42; valid steps: 0" env ARCH=arm64 make -s step-42
 expect "ARCH=arm64 is not supported" env ARCH=x86 make -s step-0 ARCH=arm64
