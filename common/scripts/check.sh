@@ -70,7 +70,7 @@ for p in "${patches[@]}"; do
 	run "checkpatch: ${p#"$TOP"/}" perl "$PRISTINE/scripts/checkpatch.pl" --root="$PRISTINE" \
 		--ignore FILE_PATH_CHANGES,NEW_TYPEDEFS -q "$p"
 done
-# The project's own C in kernel style.  Not common/lab/include/: the shim
+# The project's own C in kernel style.  Not common/shim/include/: the shim
 # defines kernel APIs (barriers, IS_ENABLED) and trips the checks meant for
 # their users.  One check answered here: USE_LOCKDEP asks qsl_torture to use
 # lockdep_assert_held() where it tests spin_is_locked() itself.

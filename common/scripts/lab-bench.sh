@@ -72,7 +72,7 @@ for d in $(step_dirs); do
 	lab_flags "$d/tree" nr64 x86_64 "$o"
 	# -Wno-pointer-sign as in the kernel's Makefile: the ticket lock's
 	# trylock passes its u32 to atomic_try_cmpxchg()'s int *.
-	tflags=("${CFLAGS[@]}" -Wno-pointer-sign -DCONFIG_NR_CPUS=64 -I "$LABSRC/include" -I "$PRISTINE/include")
+	tflags=("${CFLAGS[@]}" -Wno-pointer-sign -DCONFIG_NR_CPUS=64 -I "$SHIMSRC/include" -I "$PRISTINE/include")
 	if ! { lab_compile "$o" "$d/tree/kernel/locking/qspinlock.c" "$o/qspinlock.o" "${FLAGS[@]}" "${KFLAGS[@]}" &&
 		lab_compile "$o" "$LABSRC/bench.c" "$o/bench.o" "${FLAGS[@]}" &&
 		lab_compile "$o" "$LABSRC/ticket.c" "$o/ticket.o" "${tflags[@]}" &&
@@ -166,7 +166,7 @@ END {
 EOF
 # The instructions under the uncontended column (one pinned thread).
 say "lab bench: lock/unlock instruction pairs on one word (common/lab/storefwd.c)"
-gcc "${CFLAGS[@]}" -I "$LABSRC/include" -o "$LAB/storefwd" "$LABSRC/storefwd.c" ||
+gcc "${CFLAGS[@]}" -I "$SHIMSRC/include" -o "$LAB/storefwd" "$LABSRC/storefwd.c" ||
 	die "common/lab/storefwd.c does not compile"
 "$LAB/storefwd" >"$out/storefwd.txt" || die "storefwd failed"
 

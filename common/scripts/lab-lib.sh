@@ -62,10 +62,10 @@ lab_flags() {
 	if [ -f "$asmdir/asm/qspinlock.h" ]; then
 		echo "asm/qspinlock.h: ${asmdir#"$TOP"/}" >"$out/build.log"
 	else
-		asmdir=$LABSRC/generic
-		echo "asm/qspinlock.h: common/lab/generic (generic shim)" >"$out/build.log"
+		asmdir=$SHIMSRC/generic
+		echo "asm/qspinlock.h: common/shim/generic (generic shim)" >"$out/build.log"
 	fi
-	FLAGS+=("$@" -I "$LABSRC/include" -I "$asmdir" -I "$t/include"
+	FLAGS+=("$@" -I "$SHIMSRC/include" -I "$asmdir" -I "$t/include"
 		-iquote "$t/kernel/locking")
 }
 

@@ -3,7 +3,7 @@
 #
 # For every step that has a queued spinlock (or the steps N given), compile
 # the step's kernel/locking/qspinlock.c and its headers, unmodified, against
-# the shim in common/lab/include, link it with the driver common/lab/lab.c,
+# the shim in common/shim/include, link it with the driver common/lab/lab.c,
 # and run it:
 #   - for NR_CPUS < 16K (nr64) and, where common/expect.tsv gives the step
 #     the variant nr16k, for NR_CPUS >= 16K too (the one-bit pending

@@ -17,6 +17,10 @@ KVER=$(cat "$TOP/common/kernel-version")
 # make soak 60, make bench its own).
 # shellcheck disable=SC2034 # read by the scripts that source this file
 DURATION_DEFAULT=15
+# The kernel-API shim the lab and the lock checker both compile a step's
+# lock against (common/shim/README.md).
+# shellcheck disable=SC2034
+SHIMSRC=$TOP/common/shim
 # The lock checker's memory models, weakest last: every verify script reads
 # them here; common/tests/registries.sh holds the checker's own list to it.
 # shellcheck disable=SC2034

@@ -6,7 +6,6 @@
 "$TOP/common/scripts/deps.sh" verify
 
 VSRC=$TOP/common/verify
-LABSRC=$TOP/common/lab
 
 # As the lab compiles a step (common/scripts/lab-lib.sh), plus -fsanitize=
 # thread on the lock code and its users: every access they make to memory
@@ -41,9 +40,9 @@ build() {
 	rm -rf "$out"
 	mkdir -p "$out"
 	asmdir=$t/arch/x86/include
-	[ -f "$asmdir/asm/qspinlock.h" ] || asmdir=$LABSRC/generic
+	[ -f "$asmdir/asm/qspinlock.h" ] || asmdir=$SHIMSRC/generic
 	flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" -I "$VSRC"
-		-I "$LABSRC/include" -I "$asmdir" -I "$t/include" -iquote "$t/kernel/locking")
+		-I "$SHIMSRC/include" -I "$asmdir" -I "$t/include" -iquote "$t/kernel/locking")
 	if [ "$t" = "$PRISTINE" ]; then
 		# 6.1's own lock: only its two asm-generic headers from the tree
 		# (the rest of include/ is the real kernel's), x86's asm/qspinlock.h
@@ -53,9 +52,9 @@ build() {
 		mkdir -p "$out/include/asm-generic"
 		cp "$t/include/asm-generic/qspinlock.h" "$t/include/asm-generic/qspinlock_types.h" \
 			"$out/include/asm-generic/"
-		asmdir=$LABSRC/generic
+		asmdir=$SHIMSRC/generic
 		flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" -Wno-pointer-sign
-			-I "$VSRC" -I "$VSRC/today" -I "$LABSRC/include" -I "$asmdir"
+			-I "$VSRC" -I "$VSRC/today" -I "$SHIMSRC/include" -I "$asmdir"
 			-I "$out/include" -iquote "$t/kernel/locking" -include vc-today.h)
 	fi
 	{
@@ -94,7 +93,7 @@ same_code() {
 # a FAIL reason.
 build_other() {
 	local lock=$1 out=$OUT/$1 flags
-	flags=("${CFLAGS[@]}" -DCONFIG_NR_CPUS=64 -I "$VSRC" -I "$LABSRC/include")
+	flags=("${CFLAGS[@]}" -DCONFIG_NR_CPUS=64 -I "$VSRC" -I "$SHIMSRC/include")
 	case $lock in
 	ticket) flags+=(-Wno-pointer-sign -I "$PRISTINE/include" -include linux/kconfig.h
 		"-DVC_LOCK=<asm-generic/spinlock.h>") ;;

@@ -109,7 +109,7 @@ static unsigned long pcpu_size;
 static struct vc_lockref *const locks = (struct vc_lockref *)arena;
 
 /*
- * The lab's shim (common/lab/include) serves the checker unchanged: its
+ * The lab's shim (common/shim/include) serves the checker unchanged: its
  * smp_processor_id(), per-CPU offsets and cpu_relax() hook are defined
  * here.  The simulated CPUs share one thread, so its thread-locals are
  * the running CPU's.
@@ -2295,7 +2295,7 @@ static void word_str(u32 w, char *buf, size_t n)
 static int shim_file(const char *path)
 {
 	return strstr(path, "common/verify/include/") ||
-	       strstr(path, "common/lab/include/");
+	       strstr(path, "common/shim/include/");
 }
 
 static void where(const void *pc, char *buf, size_t n)
