@@ -2290,7 +2290,7 @@ static void word_str(u32 w, char *buf, size_t n)
 
 /*
  * Function and file:line of a call site: the innermost inlined frame that
- * is not one of the checker's or the lab's shim headers.
+ * is not one of the checker's headers or the shared shim's (common/shim).
  */
 static int shim_file(const char *path)
 {
