@@ -28,6 +28,11 @@ flush() {
 	while [ "$printed" -lt "${#check_names[@]}" ]; do
 		if [ ! -f "$tmp/$printed.rc" ]; then
 			[ "${1:-}" = all ] || return 0
+			if [ -z "$(jobs -rp)" ] && [ ! -f "$tmp/$printed.rc" ]; then
+				# every job has ended and this one left no status
+				echo "the check's job ended without its exit status" >>"$tmp/$printed.out"
+				echo 1 >"$tmp/$printed.rc"
+			fi
 			wait -n || true
 			continue
 		fi

@@ -95,6 +95,23 @@ int vc_api_trylock(struct vc_lockref *l)
 {
 	return arch_spin_trylock(vc_lock_of(l));
 }
+#else
+/*
+ * The cost model's locks (ticket, ttas, mcs) are timed, not checked from
+ * outside: the checker links against these, and a run that asks for
+ * trylock users (-t) or observers (-o) on them fails saying so.
+ */
+int vc_api_value_unlocked(struct vc_lockref *l)
+{
+	vc_fail("observers (-o) run on the steps' locks, not on the cost model's");
+	return 0;
+}
+
+int vc_api_trylock(struct vc_lockref *l)
+{
+	vc_fail("trylock users (-t) run on the steps' locks, not on the cost model's");
+	return 0;
+}
 #endif
 
 /*
