@@ -104,6 +104,8 @@ part "lab-bench --smoke"
 say "the userspace lab's host benchmark, one short repetition"
 lastline "lab-bench --smoke" "$TOP/common/scripts/lab-bench.sh" --smoke
 
+# the boots that passed in this run, "STEP:ARCH"
+declare -A passed_here=()
 last_x86=0
 for d in $(step_dirs) today; do
 	if [ "$d" = today ]; then n=today; else n=$((10#$(basename "$d" | cut -c1-2))); fi
@@ -115,14 +117,12 @@ for d in $(step_dirs) today; do
 	# builds and boots it.
 	if [ "$n" != today ] && [ "$n" -gt 0 ]; then
 		keep=()
+		files=$(grep '^diff --git a/' "$(step_patch "$d")" | awk '{ print substr($3, 3) }')
+		other=$(printf '%s\n' "$files" | grep -c -v -e '^arch/') || true
 		for a in "${arches[@]}"; do
 			case $a in x86_64) adir=arch/x86/ ;; sparc64) adir=arch/sparc/ ;; *) adir=- ;; esac
-			other=$(grep '^diff --git a/' "$(step_patch "$d")" | awk '{ print substr($3, 3) }' |
-				grep -c -v -e '^arch/') || true
-			mine=$(grep '^diff --git a/' "$(step_patch "$d")" | awk '{ print substr($3, 3) }' |
-				grep -c -F "$adir") || true
-			prev=$(run_dir "$((n - 1))" "$a")
-			if [ "$other" -eq 0 ] && [ "$mine" -eq 0 ] && [ "$(run_file "$prev" verdict)" = PASS ]; then
+			mine=$(printf '%s\n' "$files" | grep -c -F "$adir") || true
+			if [ "$other" -eq 0 ] && [ "$mine" -eq 0 ] && [ -n "${passed_here[$((n - 1)):$a]:-}" ]; then
 				record 0 "step-$n $a: # SKIP its patch changes only other architectures' arch/ files: the $a kernel is step $((n - 1))'s, which passed above"
 			else
 				keep+=("$a")
@@ -140,7 +140,10 @@ for d in $(step_dirs) today; do
 		dir=$(run_dir "$n" "$a")
 		v=$(run_file "$dir" verdict.txt)
 		case $(run_file "$dir" verdict) in
-		PASS) record 0 "$v" ;;
+		PASS)
+			record 0 "$v"
+			passed_here[$n:$a]=1
+			;;
 		"") record 1 "${n/#[0-9]*/step-$n} $a: no verdict in ${dir#"$TOP"/}" ;;
 		*) record 1 "$v" ;;
 		esac
