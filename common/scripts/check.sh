@@ -102,6 +102,7 @@ run "guest init: common/guest/init.c builds with -Wall -Wextra -Werror" \
 run "bad input: make step-42, bench and lab-bench with bad values stop with a clear message" common/tests/bad-input.sh
 run "registries: models, litmus tests, mutants and plan rows agree wherever two files list them" common/tests/registries.sh
 run "a broken step directory (two patches, two directories of one number) stops every command that reads the series" common/tests/broken-step.sh
+run "the lock checker: a failure before the first event is a FAIL, and its replay replays it" common/tests/checker-verdict.sh
 run "the lock checker's audit catches a store and a load that escape the instrumentation" common/tests/verify-audit.sh
 run "the lock checker against its reference search: the same behaviours, litmus answers and pinned counts" common/scripts/verify-ref.sh --check
 # the faults' kills mean something only where the checker itself passes

@@ -2546,6 +2546,7 @@ static void count_behaviour(void)
 }
 
 struct best {
+	int set;	/* a failure or hit was recorded, maybe at event 0 */
 	int n, pre, hit;
 	int sched[MAX_EVENTS], alt[MAX_EVENTS];
 	char msg[512];
@@ -2553,8 +2554,9 @@ struct best {
 
 static void record(struct best *b)
 {
-	if (b->n && (preemptions > b->pre || (preemptions == b->pre && nev >= b->n)))
+	if (b->set && (preemptions > b->pre || (preemptions == b->pre && nev >= b->n)))
 		return;
+	b->set = 1;
 	b->n = nev;
 	b->pre = preemptions;
 	b->hit = litmus_hit;
@@ -2588,7 +2590,8 @@ static void config_str(char *buf, size_t n)
 
 static void report_failure(struct best *b, long execs, double secs, const char *conf)
 {
-	int *s = malloc(b->n * sizeof(int));
+	/* one more: an empty trace must still be a replay, not NULL */
+	int *s = malloc((b->n + 1) * sizeof(int));
 
 	if (b->hit)
 		printf("litmus %s %s: reachable: the exists clause holds after execution %ld (%d events; %.1f s)\n",
@@ -2611,7 +2614,10 @@ static void report_failure(struct best *b, long execs, double secs, const char *
 		printf("replay: %s -m %s -c %d -a %d -n %d -i %d -l %d -t %d -o %d -N %s -r ",
 		       cfg.self, model_name[cfg.model], cfg.cpus, cfg.acq, cfg.levels,
 		       cfg.irq_acq, cfg.lockref, cfg.trylock, cfg.observers, cfg.name);
-	print_sched(s, b->alt, b->n, stdout);
+	if (b->n)
+		print_sched(s, b->alt, b->n, stdout);
+	else
+		printf("''");	/* failed before its first event */
 	printf("\n");
 }
 
@@ -2849,7 +2855,7 @@ int main(int argc, char **argv)
 					first_fail = execs;
 				record(&best);
 			}
-			if (best.n && !cfg.enumerate &&
+			if (best.set && !cfg.enumerate &&
 			    (!cfg.minimise || ++since > cfg.min_budget))
 				break;
 			if (!cfg.quiet && execs % 100000 == 0)
@@ -2907,7 +2913,7 @@ int main(int argc, char **argv)
 			printf("audit: poison %#x, %ld executions, event hash %016llx\n",
 			       cfg.audit > 0 ? cfg.audit : 0, execs,
 			       (unsigned long long)audit_hash);
-		if (best.n) {
+		if (best.set) {
 			report_failure(&best, first_fail ? first_fail : execs, secs, conf);
 			verdict = best.hit ? "reachable" : "FAIL";
 			rc = best.hit ? 0 : 1;
@@ -2938,7 +2944,7 @@ int main(int argc, char **argv)
 		       was_dpor ? exhausted : 0, sleeps, cfg.bound, cfg.reorder_bound,
 		       classes.n, (unsigned long long)classes.digest, states.n,
 		       (unsigned long long)states.digest, fails, first_fail, best.n,
-		       best.pre, secs, best.n && !best.hit ? best.msg : "-");
+		       best.pre, secs, best.set && !best.hit ? best.msg : "-");
 		return rc;
 	}
 }
