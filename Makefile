@@ -16,7 +16,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
 
-.PHONY: help deps check test soak book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
+.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -32,6 +32,8 @@ help:
 	@echo "  make check         fast checks, no kernel build: verdict tests, snapshots, checkpatch, shellcheck"
 	@echo "  make test          make check, the book, the lab (short), every step and today, a smoke bench,"
 	@echo "                     and the negative controls: what CI runs"
+	@echo "  make ktap-record   run make check, and keep its output and the last make test's for make check's"
+	@echo "                     KTAP test (common/tests/ktap/: kunit.py parse must read them whole)"
 	@echo "  make soak          every step and today booted as make test boots them, DURATION=60 s a run instead of 8"
 	@echo "  make bench         $$(. $(SCRIPTS)/lib.sh; table_stages 9 | sed 's/\([0-9][0-9]*\)/step-\1/g') at 1, 2, 4 vCPUs, REPS=3 interleaved: table, CSV, plot"
 	@echo "  make bench-record  copy the last full bench and lab-bench results into book/bench/"
@@ -159,6 +161,9 @@ test:
 
 soak:
 	@$(SCRIPTS)/soak.sh
+
+ktap-record:
+	@$(SCRIPTS)/ktap-record.sh
 
 # everything in build/ but the pristine tree and its manifest, which take
 # the longest to make again

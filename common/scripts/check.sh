@@ -10,7 +10,15 @@ cd "$TOP"
 # side effect of the snapshot check.
 "$TOP/common/scripts/pristine.sh"
 
-ktap_begin check
+# Everything check.sh prints goes to build/check-output.txt too (make
+# ktap-record keeps it for common/tests/ktap.sh).
+exec > >(tee "$BUILD/check-output.txt")
+tee_pid=$!
+patches=()
+series_into patches 99
+# The plan first: one check a "run" line of this file at the start of a
+# line, and one checkpatch run a step's patch (the loop below).
+ktap_begin check $(($(grep -c '^run ' "$0") + ${#patches[@]}))
 # every row make check and make test run is pinned: a missing count fails
 export VERIFY_PIN_STRICT=1
 # The checks run as many at a time as there are cores (CHECK_JOBS=N);
@@ -69,8 +77,6 @@ run "expectation table: common/expect.tsv agrees with the steps, doctored tables
 #    by its globs (kernel/locking/, arch/*/include/asm/spinlock*.h, ...).
 #  NEW_TYPEDEFS: <linux/spinlock_types_raw.h> requires the architecture
 #    to provide the type arch_spinlock_t; the series defines it once.
-patches=()
-series_into patches 99
 for p in "${patches[@]}"; do
 	run "checkpatch: ${p#"$TOP"/}" perl "$PRISTINE/scripts/checkpatch.pl" --root="$PRISTINE" \
 		--ignore FILE_PATH_CHANGES,NEW_TYPEDEFS -q "$p"
@@ -108,6 +114,7 @@ run "the lock checker against its reference search: the same behaviours, litmus 
 # the faults' kills mean something only where the checker itself passes
 # those rows: the check above runs them, and this one waits for it
 ref_rc=$tmp/$((${#check_names[@]} - 1)).rc
+# shellcheck disable=SC2317 # run calls it
 faults() {
 	while [ ! -f "$ref_rc" ]; do sleep 1; done
 	[ "$(cat "$ref_rc")" -eq 0 ] || {
@@ -117,10 +124,15 @@ faults() {
 	common/scripts/verify-faults.sh --no-base
 }
 run "the lock checker's planted faults (common/verify/faults/): each killed by the reference rows" faults
+run "KTAP: kunit.py parse reads lib.sh's nested blocks and the recorded make test and make check output whole; doctored copies are refused" common/tests/ktap.sh
 run "book runs: every recorded file is there, its header names its command and commit" common/scripts/book-runs.sh --check
 run "book filter: every include.lua selection on the steps' files, every misuse stops pandoc" common/tests/book-filter.sh
 run "book: a chapter per step, HTML and EPUB render, every include, link and image resolves" common/tests/book.sh
 run "the cost model's claims: the recorded results pass, doctored ones fail the claim they attack" common/tests/sim-claims.sh
 
 flush all
-ktap_end
+rc=0
+ktap_end || rc=$?
+exec >&-
+wait "$tee_pid" || true
+exit "$rc"

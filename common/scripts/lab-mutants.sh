@@ -49,7 +49,7 @@ for arch in x86_64 sparc64; do
 done
 
 # The unmutated step first: if it does not pass here, no kill means much.
-table=()
+table=() status=() desc=()
 killed=0 survived=0 errors=0 escaped=0
 t0=$(now)
 for row in base$'\t'- "${rows[@]}"; do
@@ -65,6 +65,7 @@ for row in base$'\t'- "${rows[@]}"; do
 		say "lab mutant $name ($kind): $(head -1 "$TOP/common/mutants/$name.patch")"
 		if ! (cd "$tree" && GIT_CEILING_DIRECTORIES=$(cd .. && pwd) git apply "$TOP/common/mutants/$name.patch"); then
 			table+=("$(printf '%-24s %-9s %s' "$name" "$kind" "ERROR: does not apply to step $step's tree")")
+			status+=(1) desc+=("mutant $name ($kind): ERROR: does not apply to step $step's tree")
 			errors=$((errors + 1))
 			continue
 		fi
@@ -116,12 +117,24 @@ for row in base$'\t'- "${rows[@]}"; do
 		verdict="$verdict (ESCAPED on x86_64)"
 	fi
 	table+=("$(printf '%-24s %-9s %-10s %-10s %-9s %s' "$name" "$kind" "${res[0]}" "${res[1]}" "$verdict" "$(printf '%s' "$first" | cut -c1-150)")")
+	# not ok: the harness could not run it, or an x86 mutant escaped
+	# the native run; a survivor of another kind is a finding, not a failure
+	case $verdict in error | *ESCAPED*) status+=(1) ;; *) status+=(0) ;; esac
+	desc+=("mutant $name ($kind): $verdict (x86_64 ${res[0]}, sparc64 ${res[1]})")
 done
 
+# The kill table as KTAP: a result a mutant, the table's header as notes.
 echo
-echo "Lab kill table: step $step + each mutant, 4 threads, $([ "$short" -eq 1 ] && echo "short runs (${ms_x86}-${max_x86} ms)" || echo "${ms_x86}-${max_x86} ms runs"); x86_64 native, sparc64 under $QEMU_SPARC64"
-printf '  %-24s %-9s %-10s %-10s %-9s %s\n' mutant kind x86_64 sparc64 verdict "first sign"
-printf '  %s\n' "${table[@]}"
+ktap_begin lab-mutants "${#table[@]}"
+ktap_note "Lab kill table: step $step + each mutant, 4 threads, $([ "$short" -eq 1 ] && echo "short runs (${ms_x86}-${max_x86} ms)" || echo "${ms_x86}-${max_x86} ms runs"); x86_64 native, sparc64 under $QEMU_SPARC64" \
+	"$(printf '  %-24s %-9s %-10s %-10s %-9s %s' mutant kind x86_64 sparc64 verdict "first sign")"
+for i in "${!table[@]}"; do
+	ktap_note "  ${table[$i]}"
+done
+for i in "${!table[@]}"; do
+	ktap_result "${status[$i]}" "${desc[$i]}"
+done
+ktap_end >/dev/null || true
 echo "lab mutants: $killed killed, $survived survived, $errors errors ($(($(now) - t0)) s)"
 [ "$errors" -eq 0 ] || exit 1
 [ "$escaped" -eq 0 ] || { echo "lab mutants: $escaped mutant(s) of kind x86 survived the x86_64 run"; exit 1; }

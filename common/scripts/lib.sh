@@ -311,53 +311,90 @@ now() { date +%s; }
 
 # One result format for every harness of make check and make test: KTAP,
 # the kernel's test output format (Documentation/dev-tools/ktap.rst), so
-# that kernel CI tools can read it, closed by the plain line CI reads.
+# that kernel CI tools (6.1's tools/testing/kunit/kunit.py parse) read it,
+# closed by the plain line CI reads.
 #   KTAP version 1
+#   1..2                      the plan, first, where the count is known
 #   ok 1 description
 #   not ok 2 description
 #     # what the failed check printed (its last 25 lines)
-#   1..2
 #   NAME: 1 passed, 1 failed
-# ktap_begin NAME; ktap_result RC DESCRIPTION [DETAIL-FILE] for each check
-# (printed at once); ktap_end prints the plan and the closing line and
-# returns 0 only if nothing failed.
-ktap_begin() {
-	KTAP_NAME=$1 KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0
-	echo "KTAP version 1"
+# ktap_begin NAME [COUNT]; ktap_result RC DESCRIPTION [DETAIL-FILE] for
+# each check (printed at once); ktap_end prints the plan if it was not
+# known at the start (a trailing plan, as TAP allows), and the closing
+# line, and returns 0 only if nothing failed.
+#
+# Nested: a harness that runs another as one of its tests (make test runs
+# make check, the checker, the lab ...) exports KTAP_SUBTEST=NAME and
+# KTAP_INDENT (four spaces a level).  The inner block then begins with
+# "# Subtest: NAME", is indented, and the outer harness closes it with its
+# own "ok N NAME" (ktap_subtest_end).  KTAP_SUBTEST is for the first block
+# only: a script the inner harness runs does not inherit it, even one it
+# starts before its block begins.
+KTAP_SUBTEST_OF_THIS=${KTAP_SUBTEST:-${KTAP_SUBTEST_OF_THIS:-}}
+unset KTAP_SUBTEST
+ktap_begin() { # NAME [COUNT]
+	KTAP_NAME=$1 KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_SKIPPED=0 KTAP_PLAN=${2:-}
+	KTAP_IN=${KTAP_INDENT:-}
+	printf '%sKTAP version 1\n' "$KTAP_IN"
+	if [ -n "$KTAP_SUBTEST_OF_THIS" ]; then
+		printf '%s# Subtest: %s\n' "$KTAP_IN" "$KTAP_SUBTEST_OF_THIS"
+		KTAP_SUBTEST_OF_THIS=
+	fi
+	[ -z "$KTAP_PLAN" ] || printf '%s1..%d\n' "$KTAP_IN" "$KTAP_PLAN"
+	# a block this harness's own checks print is one level deeper
+	export KTAP_INDENT="$KTAP_IN    "
 }
 ktap_result() { # RC DESCRIPTION [DETAIL-FILE]
 	KTAP_N=$((KTAP_N + 1))
 	if [ "$1" -eq 0 ]; then
 		KTAP_PASS=$((KTAP_PASS + 1))
-		printf 'ok %d %s\n' "$KTAP_N" "$2"
+		case $2 in *" # SKIP"*) KTAP_SKIPPED=$((KTAP_SKIPPED + 1)) ;; esac
+		printf '%sok %d %s\n' "$KTAP_IN" "$KTAP_N" "$2"
 	else
 		KTAP_FAIL=$((KTAP_FAIL + 1))
-		printf 'not ok %d %s\n' "$KTAP_N" "$2"
+		printf '%snot ok %d %s\n' "$KTAP_IN" "$KTAP_N" "$2"
 		if [ -n "${3:-}" ] && [ -s "$3" ]; then
-			tail -25 "$3" | sed 's/^/  # /'
+			tail -25 "$3" | sed "s/^/$KTAP_IN  # /"
 		fi
 	fi
+}
+# ktap_note TEXT...: diagnostic lines of the block ("# TEXT", indented as
+# its results): a table the reader reads beside the results.
+ktap_note() {
+	local l
+	for l in "$@"; do
+		printf '%s# %s\n' "${KTAP_IN:-${KTAP_INDENT:-}}" "$l"
+	done
 }
 # ktap_fail_text DESCRIPTION TEXT: a failed check whose detail is TEXT.
 ktap_fail_text() {
 	ktap_result 1 "$1"
 	if [ -n "${2:-}" ]; then
-		printf '%s\n' "$2" | tail -25 | sed 's/^/  # /'
+		printf '%s\n' "$2" | tail -25 | sed "s/^/$KTAP_IN  # /"
 	fi
 }
 ktap_end() {
-	printf '1..%d\n' "$KTAP_N"
+	if [ -z "$KTAP_PLAN" ]; then
+		printf '%s1..%d\n' "$KTAP_IN" "$KTAP_N"
+	elif [ "$KTAP_N" -ne "$KTAP_PLAN" ]; then
+		# the plan promised another count: a result went missing
+		KTAP_FAIL=$((KTAP_FAIL + 1))
+		printf '%s# the plan said %d, %d ran\n' "$KTAP_IN" "$KTAP_PLAN" "$KTAP_N"
+	fi
+	KTAP_INDENT=$KTAP_IN
 	printf '%s: %d passed, %d failed\n' "$KTAP_NAME" "$KTAP_PASS" "$KTAP_FAIL"
 	[ "$KTAP_FAIL" -eq 0 ]
 }
-# A harness whose checks print long output of their own (test.sh, the lab)
-# keeps its results for the end: ktap_defer RC DESCRIPTION for each, then
-# ktap_replay NAME prints the whole KTAP block and returns as ktap_end.
+# A harness whose checks print long output of their own (the checker, the
+# lab) keeps its results for the end: ktap_defer RC DESCRIPTION for each,
+# then ktap_replay NAME prints the whole KTAP block, its plan first, and
+# returns as ktap_end.
 KTAP_DEFERRED=()
 ktap_defer() { KTAP_DEFERRED+=("$1"$'\t'"$2"); }
 ktap_replay() {
 	local r
-	ktap_begin "$1"
+	ktap_begin "$1" "${#KTAP_DEFERRED[@]}"
 	for r in "${KTAP_DEFERRED[@]}"; do
 		ktap_result "${r%%$'\t'*}" "${r#*$'\t'}"
 	done

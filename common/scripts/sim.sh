@@ -181,23 +181,35 @@ csv=$out/results.csv
 } >"$csv"
 "$TOP/common/scripts/sim-report.sh" "$csv" "$out"
 
+# The claims and the comparison with the recorded results, as KTAP: a
+# claim a result (sim-claims.sh prints "ok    CLAIM" or "not ok CLAIM").
 verdict=0
+claims=()
 if [ "$custom" -eq 0 ]; then
 	"$TOP/common/scripts/sim-claims.sh" "$csv" >"$out/claims.txt" || verdict=1
-	cat "$out/claims.txt"
+	mapfile -t claims < <(grep -E '^(ok|not ok) ' "$out/claims.txt")
 fi
+ktap_begin sim $((${#claims[@]} + 1))
+for c in "${claims[@]}"; do
+	case $c in
+	"ok "*) ktap_result 0 "claim: $(printf '%s' "${c#ok }" | sed 's/^ *//')" ;;
+	*) ktap_result 1 "claim: ${c#not ok }" ;;
+	esac
+done
 if [ "$custom" -eq 1 ]; then
-	say "sim: a changed model (SIM_*): not compared with ${record#"$TOP"/}"
+	ktap_result 0 "the recorded results # SKIP a changed model (SIM_*): not compared with ${record#"$TOP"/}"
 elif [ ! -f "$record" ]; then
-	say "sim: no recorded copy ${record#"$TOP"/} yet: make sim-record writes it"
+	ktap_result 1 "the recorded results: no recorded copy ${record#"$TOP"/} yet: make sim-record writes it"
 	verdict=1
 elif cmp -s "$csv" "$record"; then
-	echo "ok     the results are byte for byte the recorded ones (${record#"$TOP"/})"
+	ktap_result 0 "the results are byte for byte the recorded ones (${record#"$TOP"/})"
 else
-	echo "not ok the results differ from ${record#"$TOP"/}: the model or a lock changed; first difference:"
-	diff "$record" "$csv" | head -5
+	ktap_result 1 "the results differ from ${record#"$TOP"/}: the model or a lock changed"
+	ktap_note "first difference:"
+	diff "$record" "$csv" | head -5 | while IFS= read -r l; do ktap_note "  $l"; done
 	verdict=1
 fi
+ktap_end >/dev/null || true
 el=$(($(date +%s) - t0))
 if [ "$verdict" -eq 0 ]; then
 	echo "sim: OK: $total runs in $el s; table ${out#"$TOP"/}/table.md"

@@ -17,24 +17,55 @@
 #     locktorture's lock_busted on step 0, and qsl_torture with its own
 #     non-atomic lock on the newest step built for x86_64, prove a
 #     broken lock is caught.
-# Ends with the seconds each part took, the summary, a KTAP block (ok N /
-# not ok N, the plan), and "test: N passed, N failed".
+# The whole run is one nested KTAP block, read whole by the 6.1 tree's
+# kunit.py as its last part (ktap-read).  Ends with the seconds each part
+# took and the summary, as KTAP diagnostic lines ("# ..."), and "test: N
+# passed, N failed" (the parts).  The output is kept in
+# build/test-output.txt.
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
-# Each check's result is kept for the summary, a KTAP block (lib.sh).
-record() { ktap_defer "$@"; } # RC LINE
+# The run is one KTAP block (lib.sh), nested as kunit.py reads it: one
+# test a part, the plan first; a part that is a harness of its own
+# (make check, the checker, the lab ...) is a subtest with its own block
+# and plan; a step is a subtest whose tests are its boots.  Each result
+# is printed as the part ends, and kept for the summary at the end.
+SUMMARY=()
+result() { # RC DESCRIPTION [SUMMARY-LINE]: a part's result
+	ktap_result "$1" "$2"
+	SUMMARY+=("$(if [ "$1" -eq 0 ]; then echo ok; else echo not ok; fi) $KTAP_N ${3:-$2}")
+}
+# sub_begin NAME COUNT, sub_result RC DESCRIPTION, sub_end: a part whose
+# tests test.sh runs itself (a step's boots), as a subtest.
+sub_begin() {
+	SUB_NAME=$1 SUB_N=0 SUB_FAIL=0
+	printf '    KTAP version 1\n    # Subtest: %s\n    1..%d\n' "$1" "$2"
+}
+sub_result() {
+	local r=ok
+	SUB_N=$((SUB_N + 1))
+	[ "$1" -eq 0 ] || r="not ok" SUB_FAIL=$((SUB_FAIL + 1))
+	printf '    %s %d %s\n' "$r" "$SUB_N" "$2"
+	SUMMARY+=("    $r $SUB_N $2")
+}
+sub_end() {
+	result $((SUB_FAIL > 0)) "$SUB_NAME"
+	# the summary shows the subtest's own results, not a line of its name
+	unset 'SUMMARY[-1]'
+}
 
-# lastline NAME COMMAND...: run it, the reader sees its output; record
-# its last line, passed or failed by its exit status.  A command that
-# stops with an error says why on stderr: the summary records that line
-# (the reader saw it go by), so a failure is never recorded without its
-# reason.
+# lastline NAME COMMAND...: run it as a part, the reader sees its output.
+# A part that prints a KTAP block of its own (lib.sh) prints it as the
+# subtest NAME; its result is NAME.  Of any other, the result is its last
+# line, passed or failed by its exit status.  Either way the summary
+# gives the last line.  A command that stops with an error says why on
+# stderr: that line is kept (the reader saw it go by), so a failure is
+# never recorded without its reason.
 lastline() {
 	local name=$1 rc last err
 	shift
-	"$@" 2>&1 >"$BUILD/test-last.out" | tee "$BUILD/test-last.err" >&2
+	KTAP_SUBTEST=$name "$@" 2>&1 >"$BUILD/test-last.out" | tee "$BUILD/test-last.err" >&2
 	rc=${PIPESTATUS[0]}
 	cat "$BUILD/test-last.out"
 	last=$(tail -1 "$BUILD/test-last.out")
@@ -45,7 +76,11 @@ lastline() {
 		last=${last:-$(grep -a . "$BUILD/test-last.err" | tail -1)} || true
 		last=${last:-exit status $rc, and no message}
 	fi
-	record "$rc" "$name: $last"
+	if grep -qxF "    # Subtest: $name" "$BUILD/test-last.out"; then
+		result "$rc" "$name" "$name: $last"
+	else
+		result "$rc" "$name: $last"
+	fi
 }
 # part NAME: a part of the run begins (the previous one ends); the
 # summary lists each part's seconds, so a reader sees where the time goes.
@@ -72,9 +107,22 @@ export DURATION
 # every row make check and make test run is pinned: a missing count fails
 export VERIFY_PIN_STRICT=1
 
+# Everything test.sh prints goes to build/test-output.txt too: the last
+# part reads it with kunit.py.
+exec > >(tee "$BUILD/test-output.txt")
+tee_pid=$!
+# The plan: the parts before the boots, one a step and today's tree, the
+# three after them, the two negative controls and the KTAP check.
+ktap_begin test $((9 + $(step_dirs | wc -l) + 1 + 3 + 2 + 1))
+
 part "make check"
 say "make check"
-if "$TOP/common/scripts/check.sh"; then record 0 "make check"; else record 1 "make check"; fi
+# Live, not through lastline: the reader sees each check as it ends.
+set +e
+KTAP_SUBTEST="make check" "$TOP/common/scripts/check.sh" | tee "$BUILD/test-last.out"
+rc=${PIPESTATUS[0]}
+set -e
+result "$rc" "make check" "make check: $(tail -1 "$BUILD/test-last.out")"
 
 part "book-screens"
 say "the book as a reader sees it: two chapters in headless Chromium at 1280 px and a phone's 390 px, nothing overflowing"
@@ -117,6 +165,7 @@ for d in $(step_dirs) today; do
 	# sources, byte for byte: where that step has just passed here, its
 	# boot stands for this one, said as a KTAP SKIP.  make step-N still
 	# builds and boots it.
+	skipped=()
 	if [ "$n" != today ] && [ "$n" -gt 0 ]; then
 		keep=()
 		files=$(grep '^diff --git a/' "$(step_patch "$d")" | awk '{ print substr($3, 3) }')
@@ -125,7 +174,7 @@ for d in $(step_dirs) today; do
 			case $a in x86_64) adir=arch/x86/ ;; sparc64) adir=arch/sparc/ ;; *) adir=- ;; esac
 			mine=$(printf '%s\n' "$files" | grep -c -F "$adir") || true
 			if [ "$other" -eq 0 ] && [ "$mine" -eq 0 ] && [ -n "${passed_here[$((n - 1)):$a]:-}" ]; then
-				record 0 "step-$n $a: # SKIP its patch changes only other architectures' arch/ files: the $a kernel is step $((n - 1))'s, which passed above"
+				skipped+=("step-$n $a # SKIP its patch changes only other architectures' arch/ files: the $a kernel is step $((n - 1))'s, which passed above")
 			else
 				keep+=("$a")
 			fi
@@ -133,8 +182,12 @@ for d in $(step_dirs) today; do
 		arches=("${keep[@]}")
 	fi
 	case " ${arches[*]} " in *" x86_64 "*) [ "$n" = today ] || last_x86=$n ;; esac
+	variant=$(awk -v s="$n" '$1 == s && $2 == "x86_64" { print $6 }' "$TOP/common/expect.tsv")
 	part "${n/#[0-9]*/step-$n} (build and boot: ${arches[*]})"
 	say "make ${n/#[0-9]*/step-$n} (${arches[*]})"
+	# a subtest: its boots, skipped or run, and the variant's compile
+	sub_begin "${n/#[0-9]*/step-$n}" $((${#skipped[@]} + ${#arches[@]} + $([ "$variant" = nr16k ] && echo 1 || echo 0)))
+	for v in "${skipped[@]}"; do sub_result 0 "$v"; done
 	# The reader sees the run; the verdict lines are kept for the summary.
 	[ "${#arches[@]}" -eq 0 ] || "$TOP/common/scripts/step.sh" "$n" "${arches[@]}" || true
 	# Each boot's verdict, from its run directory.
@@ -143,27 +196,28 @@ for d in $(step_dirs) today; do
 		v=$(run_file "$dir" verdict.txt)
 		case $(run_file "$dir" verdict) in
 		PASS)
-			record 0 "$v"
+			sub_result 0 "$v"
 			passed_here[$n:$a]=1
 			;;
-		"") record 1 "${n/#[0-9]*/step-$n} $a: no verdict in ${dir#"$TOP"/}" ;;
-		*) record 1 "$v" ;;
+		"") sub_result 1 "${n/#[0-9]*/step-$n} $a: no verdict in ${dir#"$TOP"/}" ;;
+		*) sub_result 1 "$v" ;;
 		esac
 	done
 	# The one-bit pending variant no x86 config builds: compile it where
 	# the expectation table says the step has one.
 	# A skipped x86_64 boot has step n-1's sources, whose variant was
 	# checked above.
-	if [ "$(awk -v s="$n" '$1 == s && $2 == "x86_64" { print $6 }' "$TOP/common/expect.tsv")" = nr16k ]; then
+	if [ "$variant" = nr16k ]; then
 		if [[ " ${arches[*]} " != *" x86_64 "* ]] && [ -n "${variant_here[$((n - 1))]:-}" ]; then
-			record 0 "variant-check step-$n: # SKIP its x86_64 sources are step $((n - 1))'s, checked above"
+			sub_result 0 "variant-check step-$n # SKIP its x86_64 sources are step $((n - 1))'s, checked above"
 		elif v=$("$TOP/common/scripts/variant-check.sh" "$n" x86_64 2>&1); then
-			record 0 "$(printf '%s\n' "$v" | tail -1)"
+			sub_result 0 "$(printf '%s\n' "$v" | tail -1)"
 			variant_here[$n]=1
 		else
-			record 1 "variant-check step-$n: $(printf '%s\n' "$v" | tail -1)"
+			sub_result 1 "variant-check step-$n: $(printf '%s\n' "$v" | tail -1)"
 		fi
 	fi
+	sub_end
 done
 
 part "test-and-set-bit"
@@ -190,9 +244,9 @@ control() { # name expected-reason-regex run-dir step.sh-env... step.sh args...
 	verdict=$(run_file "$dir" verdict)
 	reason=$(run_file "$dir" reason)
 	if [ "$verdict" = FAIL ] && [[ $reason =~ $want ]]; then
-		record 0 "control $name: judged FAIL as it must be - $reason (run: ${dir#"$TOP"/})"
+		result 0 "control $name: judged FAIL as it must be - $reason (run: ${dir#"$TOP"/})"
 	else
-		record 1 "control $name: expected FAIL ($want), got ${verdict:-no verdict}: $reason (run: ${dir#"$TOP"/})"
+		result 1 "control $name: expected FAIL ($want), got ${verdict:-no verdict}: $reason (run: ${dir#"$TOP"/})"
 	fi
 }
 control "locktorture lock_busted on step 0" "lock_busted: locktorture reported failure" \
@@ -204,9 +258,33 @@ last=$last_x86
 control "qsl_torture busted=1 on step $last" "qsl_torture: .*(took it while|owner became|lost updates)" \
 	"$(run_dir "$last" x86_64 control-qslt-busted)" PLAN=none QSLTORTURE=busted=1 "$TOP/common/scripts/step.sh" --tag control-qslt-busted "$last" x86_64
 
+# The last part: the kernel's own parser reads this run's output so far,
+# with this part's result line as it will be if it passes.
+part "ktap-read"
+say "kunit.py parse (the 6.1 tree's) reads this run's output whole"
+echo "# ktap-read: the output up to this line"
+for _ in $(seq 100); do
+	! grep -qx '# ktap-read: the output up to this line' "$BUILD/test-output.txt" || break
+	sleep 0.1
+done
+cp "$BUILD/test-output.txt" "$BUILD/test-output-read.txt"
+echo "ok $((KTAP_N + 1)) ktap-read" >>"$BUILD/test-output-read.txt"
+rc=0
+v=$("$TOP/common/scripts/ktap-read.sh" "$BUILD/test-output-read.txt" 2>&1) || rc=$?
+printf '%s\n' "$v"
+result "$rc" "ktap-read" "ktap-read: $(printf '%s\n' "$v" | head -1 | sed "s|$BUILD/test-output-read.txt|make test's output|")"
+
 part ""
 echo
-echo "Time per part:"
-printf '%s\n' "${PART_TIMES[@]}"
-echo "Summary ($(($(now) - t_start)) s):"
-ktap_replay test
+echo "# Time per part:"
+printf '# %s\n' "${PART_TIMES[@]}"
+echo "# Summary ($(($(now) - t_start)) s):"
+printf '# %s\n' "${SUMMARY[@]}"
+rc=0
+ktap_end >"$BUILD/test-end.out" || rc=$?
+# the plan's count, if it was not met, then the one line CI reads
+grep -v '^test: ' "$BUILD/test-end.out" | sed 's/^/# /' || true
+tail -1 "$BUILD/test-end.out"
+exec >&-
+wait "$tee_pid" || true
+exit "$rc"

@@ -33,6 +33,11 @@
 # counted on api.c's line).  Its branches are those of the code before
 # optimisation, some on lines of the shim's atomics that no execution takes
 # both ways: a trend to watch, not a target.
+#
+# The counters must not change the executions: each run's counts
+# (executions, behaviours, final states, exhausted) are compared with the
+# ones pinned for verify.sh's run of the same row (pinned.tsv), and a
+# difference fails the step's line.
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
@@ -152,6 +157,12 @@ cover_variant() {
 				why="$why; $cname: exit status $rc (log: ${log#"$TOP"/})"
 				;;
 			esac
+			# gcov's counters must not change what the checker explores:
+			# the run's counts are the pinned ones of verify.sh's run
+			if ! pin=$(pin_check "step-$n/$v/$cname/$m [$copts]" "$(grep -m1 '^result: ' "$log" || true)"); then
+				bad=1
+				why="$why; $cname: with gcov, $pin"
+			fi
 			if [ ! -f "$d/qspinlock.gcda" ] || [ ! -f "$d/api.gcda" ]; then
 				bad=1
 				why="$why; $cname: no counters written (log: ${log#"$TOP"/})"

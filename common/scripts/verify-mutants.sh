@@ -280,7 +280,12 @@ for row in "${rows[@]}"; do
 	names+=("$name")
 done
 wait
-killed=0 bad=0 errors=0 table=()
+# The kill table, as KTAP: one result a mutant, its rows of the table
+# (every layout and model it ran) as the notes before it.
+killed=0 bad=0 errors=0
+ktap_begin verify-mutants "${#names[@]}"
+ktap_note "Lock checker kill table (the short configurations of common/verify/plan.tsv, first failure wins):" \
+	"$(printf '  %-30s %-5s %-6s %-5s %-60s %s' mutant step layout model result "first failure")"
 for name in "${names[@]}"; do
 	if [ -f "$OUT/mutant-$name.counts" ]; then
 		read -r k b e <"$OUT/mutant-$name.counts"
@@ -290,13 +295,11 @@ for name in "${names[@]}"; do
 	fi
 	killed=$((killed + k)) bad=$((bad + b)) errors=$((errors + e))
 	while IFS= read -r line; do
-		table+=("$line")
+		ktap_note "  $line"
 	done <"$OUT/mutant-$name.table"
+	ktap_result $((b + e > 0)) "mutant $name: $k killed where it must be, $b survived where it must not, $e errors"
 done
-
-echo
-echo "Lock checker kill table (the short configurations of common/verify/plan.tsv, first failure wins):"
-printf '  %-30s %-5s %-6s %-5s %-60s %s\n' mutant step layout model result "first failure"
-[ "${#table[@]}" -eq 0 ] || printf '  %s\n' "${table[@]}"
+# the plan's count of results, then the line the callers read
+ktap_end >/dev/null || true
 echo "verify mutants: $killed killed, $bad survived where they must not, $errors errors ($(($(now) - t0)) s)"
 [ "$bad" -eq 0 ] && [ "$errors" -eq 0 ]

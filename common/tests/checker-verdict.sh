@@ -39,10 +39,10 @@ judge() {
 	}
 	rc=0
 	sh -c "$replay" >"$log.replay" 2>&1 || rc=$?
-	[ "$rc" -eq 1 ] && grep -q ': FAIL: .*(replayed, 0 events)' "$log.replay" || {
+	if [ "$rc" -ne 1 ] || ! grep -q ': FAIL: .*(replayed, 0 events)' "$log.replay"; then
 		echo "its replay ($replay) did not fail at event 0: exit $rc, $(head -1 "$log.replay")"
 		return 1
-	}
+	fi
 }
 
 ktap_begin checker-verdict
