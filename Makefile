@@ -35,7 +35,7 @@ help:
 	@echo "  make ktap-record   run make check, and keep its output and the last make test's for make check's"
 	@echo "                     KTAP test (common/tests/ktap/: kunit.py parse must read them whole)"
 	@echo "  make soak          every step and today booted as make test boots them, DURATION=60 s a run instead of 8"
-	@echo "  make bench         $$(. $(SCRIPTS)/lib.sh; table_stages 9 | sed 's/\([0-9][0-9]*\)/step-\1/g') at 1, 2, 4 vCPUs, REPS=3 interleaved: table, CSV, plot"
+	@echo "  make bench         $$(. $(SCRIPTS)/lib.sh; table_stages bench | sed 's/\([0-9][0-9]*\)/step-\1/g') at 1, 2, 4 vCPUs, REPS=3 interleaved: table, CSV, plot"
 	@echo "  make bench-record  copy the last full bench and lab-bench results into book/bench/"
 	@echo "  make mutants       boot step $$(cat common/mutants/base-step) unmutated, then with each bug of common/mutants/; print the kill table"
 	@echo "  make recheck       judge every recorded boot in build/runs/ again (RUNS=\"dir ...\" for some; UPDATE=1 records"
@@ -75,7 +75,7 @@ step-%:
 	@$(SCRIPTS)/step.sh "$*" $(ARCH)
 
 verify:
-	@$(SCRIPTS)/verify.sh $(if $(MODELS),--models "$(MODELS)") $(if $(CONFIGS),--configs "$(CONFIGS)") && \
+	@$(SCRIPTS)/verify.sh --coverage $(if $(MODELS),--models "$(MODELS)") $(if $(CONFIGS),--configs "$(CONFIGS)") && \
 		$(SCRIPTS)/verify-ref.sh && $(SCRIPTS)/verify-lkmm.sh && $(SCRIPTS)/verify-mutants.sh
 
 verify-ref:

@@ -35,11 +35,11 @@ case ${1:-} in
 *) die "usage: bench.sh [--smoke]" ;;
 esac
 if [ "$smoke" = 1 ]; then
-	stages=${BENCH_STAGES:-$(awk '!/^#/ && $2 == "x86_64" && $9 == "smoke" { printf "%s ", $1 }' "$TOP/common/expect.tsv")}
+	stages=${BENCH_STAGES:-$(table_stages bench x86_64 smoke)}
 	cpus_list=${BENCH_CPUS:-1 4}
 	reps=${REPS:-1} duration=${DURATION:-3} out=$BUILD/bench-smoke
 else
-	stages=${BENCH_STAGES:-$(table_stages 9)} cpus_list=${BENCH_CPUS:-1 2 4}
+	stages=${BENCH_STAGES:-$(table_stages bench)} cpus_list=${BENCH_CPUS:-1 2 4}
 	reps=${REPS:-3} duration=${DURATION:-10} out=$BUILD/bench
 fi
 check_number REPS "$reps" 1 50

@@ -166,8 +166,8 @@ relative() {
 
 # plan_opts CONFIG MODEL: the options of that row of common/verify/plan.tsv.
 plan_opts() {
-	awk -F'\t' -v c="$1" -v m="$2" '!/^#/ && $1 == c {
-		print (m == "sc" ? $3 : m == "tso" ? $4 : $5); exit }' common/verify/plan.tsv
+	tsv_columns common/verify/plan.tsv name sc tso weak | awk -F'\t' -v c="$1" -v m="$2" '$1 == c {
+		print (m == "sc" ? $2 : m == "tso" ? $3 : $4); exit }'
 }
 
 # A recorder writes the output to $body and sets cmd (line 1), tools and,
@@ -395,7 +395,7 @@ rec_verdicts() {
 			cells="$cells $(run_metric "$dir" "$k" | sed 's/^$/-/') |"
 		done
 		rows+=("$cells")
-	done < <(awk '!/^#/ && NF >= 4 { print $1, $2, $4 }' common/expect.tsv)
+	done < <(expect_rows step arch default | tr '\t' ' ')
 	[ -z "$missing" ] || { why="these runs have no verdict in $runs:${missing}; make test (or make step-N) boots them"; return 1; }
 	# The torture runs' length, as the boots recorded it.
 	durations=$(printf '%s\n' "$durations" | tr ' ' '\n' | grep . | sort -un | tr '\n' ' ')

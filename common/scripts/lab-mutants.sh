@@ -42,7 +42,7 @@ mapfile -t rows <<<"$rows"
 # The evidence each run must show: the base step's lab column.
 declare -A req
 for arch in x86_64 sparc64; do
-	req[$arch]=$(expect_field "$step" "$arch" 7)
+	req[$arch]=$(expect_field "$step" "$arch" lab)
 	case ${req[$arch]} in
 	'' | -) die "common/expect.tsv runs step $step ($arch) outside the lab, but common/mutants/base-step names it" ;;
 	esac

@@ -71,7 +71,7 @@ for d in $(step_dirs); do
 	if [ "${#only[@]}" -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$n"; then
 		continue
 	fi
-	if [ "$(expect_field "$n" x86_64 7)" = - ]; then
+	if [ "$(expect_field "$n" x86_64 lab)" = - ]; then
 		say "step $n: no queued spinlock yet (common/expect.tsv); not in the lab"
 		continue
 	fi
@@ -80,9 +80,9 @@ for d in $(step_dirs); do
 	steps+=("$n")
 	for variant in nr64 nr16k; do
 		for arch in x86_64 sparc64; do
-			req=$(expect_field "$n" "$arch" 7)
+			req=$(expect_field "$n" "$arch" lab)
 			has16k=0
-			[ "$(expect_field "$n" "$arch" 6)" != nr16k ] || has16k=1
+			[ "$(expect_field "$n" "$arch" variant)" != nr16k ] || has16k=1
 			[ "$variant" = nr64 ] || [ "$has16k" -eq 1 ] || continue
 			tag=$(printf 'step-%02d %s %s' "$n" "$variant" "$arch")
 			name=$(printf '%02d-%s-%s' "$n" "$variant" "$arch")
@@ -158,7 +158,7 @@ while read -r cn ca cl; do
 		*) die "common/expect.tsv: step $cn $ca: no lab control '$c' (cmpxchg, le-layout)" ;;
 		esac
 	done
-done < <(awk '!/^#/ && $8 != "-" { print $1, $2, $8 }' "$TOP/common/expect.tsv")
+done < <(expect_rows step arch controls | awk -F'\t' '$3 != "-" { print $1, $2, $3 }')
 
 echo
 echo "Userspace lock lab ($([ "$short" -eq 1 ] && echo short || echo full)): x86_64 $thr_x86 threads ${ms_x86}ms (up to ${max_x86}ms), sparc64 $thr_sparc threads ${ms_sparc}ms (up to ${max_sparc}ms) under $QEMU_SPARC64"

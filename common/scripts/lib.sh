@@ -206,37 +206,50 @@ check_arch() {
 # mutant's stage: its step's row).
 expected_lock() {
 	local v
-	v=$(expect_field "$1" "$2" 3)
+	v=$(expect_field "$1" "$2" lock)
 	[ -n "$v" ] || die "common/expect.tsv has no row for step $(stage_step "$1") on $2"
 	printf '%s\n' "$v"
 }
 
-# The lock paths qsl_torture must have seen at stage S on ARCH (column 5).
-expected_paths() { expect_field "$1" "$2" 5; }
+# The lock paths qsl_torture must have seen at stage S on ARCH.
+expected_paths() { expect_field "$1" "$2" paths; }
 
-# expect_field STAGE ARCH COLUMN: one cell of common/expect.tsv, or empty.
+# EXPECT_TABLE: common/expect.tsv (a test points it at a doctored copy).
+EXPECT_TABLE=${EXPECT_TABLE:-$TOP/common/expect.tsv}
+# expect_rows COLUMN...: those columns of every row of the expectation
+# table, by their names in its header (step, arch, lock, default, ...).
+expect_rows() { tsv_columns "$EXPECT_TABLE" "$@"; }
+# expect_field STAGE ARCH COLUMN: one cell of common/expect.tsv (COLUMN
+# by its name), or empty.
 expect_field() {
-	awk -v s="$(stage_step "$1")" -v a="$2" -v c="$3" \
-		'!/^#/ && $1 == s && $2 == a { print $c }' "$TOP/common/expect.tsv"
+	expect_rows step arch "$3" | awk -F'\t' -v s="$(stage_step "$1")" -v a="$2" \
+		'$1 == s && $2 == a { print $3 }'
+}
+# expect_arches STAGE WHEN: the architectures whose default column for
+# STAGE's step is one of WHEN ("yes", or "yes test"), one a line.
+expect_arches() {
+	expect_rows step arch default | awk -F'\t' -v s="$(stage_step "$1")" -v w=" $2 " \
+		'$1 == s && index(w, " " $3 " ") { print $2 }'
 }
 
-# table_stages COLUMN [ARCH]: the stages whose row on ARCH (x86_64) has
-# a value other than "-" in that column of common/expect.tsv, on one line.
+# table_stages COLUMN [ARCH [VALUE]]: the stages whose row on ARCH
+# (x86_64) has a value other than "-" (or VALUE) in that column of
+# common/expect.tsv, on one line.
 table_stages() {
-	awk -v c="$1" -v a="${2:-x86_64}" '!/^#/ && $2 == a && $c != "-" { printf "%s%s", sep, $1; sep = " " }' \
-		"$TOP/common/expect.tsv"
+	expect_rows step arch "$1" | awk -F'\t' -v a="${2:-x86_64}" -v v="${3:-}" \
+		'$2 == a && (v == "" ? $3 != "-" : $3 == v) { printf "%s%s", sep, $1; sep = " " }'
 }
 
 # lab_steps: the steps with a queued spinlock, which the lab and the
 # lock checker run (the lab column).
-lab_steps() { table_stages 7; }
+lab_steps() { table_stages lab; }
 
 # checker_step WHO ARG: ARG as a step the lab and the checker run (its
 # number without leading zeros, or today), or stop naming the valid ones.
 checker_step() {
 	[ "$2" != today ] || { echo today; return 0; }
 	step_dir "$2" today >/dev/null
-	[ "$(expect_field "$2" x86_64 7)" != - ] ||
+	[ "$(expect_field "$2" x86_64 lab)" != - ] ||
 		die "$1: step $((10#$2)) has no queued spinlock; the checker runs steps with one: $(lab_steps), and today"
 	echo "$((10#$2))"
 }
@@ -325,25 +338,25 @@ now() { date +%s; }
 # line, and returns 0 only if nothing failed.
 #
 # Nested: a harness that runs another as one of its tests (make test runs
-# make check, the checker, the lab ...) exports KTAP_SUBTEST=NAME and
-# KTAP_INDENT (four spaces a level).  The inner block then begins with
-# "# Subtest: NAME", is indented, and the outer harness closes it with its
-# own "ok N NAME" (ktap_subtest_end).  KTAP_SUBTEST is for the first block
-# only: a script the inner harness runs does not inherit it, even one it
-# starts before its block begins.
+# make check, the checker, the lab ...) gives it KTAP_SUBTEST=NAME and
+# KTAP_INDENT (four spaces a level) in its environment.  The inner block
+# then begins with "# Subtest: NAME", is indented, and the outer harness
+# closes it with its own "ok N NAME".  Both are for this script's first
+# block only: a script it runs does not inherit them, even one it starts
+# before its block begins (its output, when this script reads it, is
+# plain KTAP).
 KTAP_SUBTEST_OF_THIS=${KTAP_SUBTEST:-${KTAP_SUBTEST_OF_THIS:-}}
-unset KTAP_SUBTEST
+KTAP_INDENT_OF_THIS=${KTAP_INDENT:-${KTAP_INDENT_OF_THIS:-}}
+unset KTAP_SUBTEST KTAP_INDENT
 ktap_begin() { # NAME [COUNT]
 	KTAP_NAME=$1 KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_SKIPPED=0 KTAP_PLAN=${2:-}
-	KTAP_IN=${KTAP_INDENT:-}
+	KTAP_IN=$KTAP_INDENT_OF_THIS
 	printf '%sKTAP version 1\n' "$KTAP_IN"
 	if [ -n "$KTAP_SUBTEST_OF_THIS" ]; then
 		printf '%s# Subtest: %s\n' "$KTAP_IN" "$KTAP_SUBTEST_OF_THIS"
 		KTAP_SUBTEST_OF_THIS=
 	fi
 	[ -z "$KTAP_PLAN" ] || printf '%s1..%d\n' "$KTAP_IN" "$KTAP_PLAN"
-	# a block this harness's own checks print is one level deeper
-	export KTAP_INDENT="$KTAP_IN    "
 }
 ktap_result() { # RC DESCRIPTION [DETAIL-FILE]
 	KTAP_N=$((KTAP_N + 1))
@@ -364,7 +377,7 @@ ktap_result() { # RC DESCRIPTION [DETAIL-FILE]
 ktap_note() {
 	local l
 	for l in "$@"; do
-		printf '%s# %s\n' "${KTAP_IN:-${KTAP_INDENT:-}}" "$l"
+		printf '%s# %s\n' "${KTAP_IN:-$KTAP_INDENT_OF_THIS}" "$l"
 	done
 }
 # ktap_fail_text DESCRIPTION TEXT: a failed check whose detail is TEXT.
@@ -382,7 +395,6 @@ ktap_end() {
 		KTAP_FAIL=$((KTAP_FAIL + 1))
 		printf '%s# the plan said %d, %d ran\n' "$KTAP_IN" "$KTAP_PLAN" "$KTAP_N"
 	fi
-	KTAP_INDENT=$KTAP_IN
 	printf '%s: %d passed, %d failed\n' "$KTAP_NAME" "$KTAP_PASS" "$KTAP_FAIL"
 	[ "$KTAP_FAIL" -eq 0 ]
 }
@@ -423,7 +435,7 @@ host_summary() {
 # Call it in a command substitution, so that its error stops the caller.
 mutant_rows() {
 	local rows w
-	rows=$(grep -v '^#' "$TOP/common/mutants/list.tsv" | grep .)
+	rows=$(tsv_columns "$TOP/common/mutants/list.tsv" name kind)
 	for w in "$@"; do
 		printf '%s\n' "$rows" | cut -f1 | grep -qxF -- "$w" ||
 			die "no mutant '$w'; the mutants are: $(printf '%s\n' "$rows" | cut -f1 | tr '\n' ' ')"
@@ -437,7 +449,7 @@ mutant_rows() {
 
 # mutant_names: the mutants of common/mutants/list.tsv, on one line.
 mutant_names() {
-	grep -v '^#' "$TOP/common/mutants/list.tsv" | grep . | cut -f1 | tr '\n' ' ' | sed 's/ $//'
+	tsv_columns "$TOP/common/mutants/list.tsv" name | tr '\n' ' ' | sed 's/ $//'
 }
 
 # mutant_base_step: the step every mutant of common/mutants/ applies to
@@ -456,25 +468,32 @@ patch_subject() {
 	     on { print s; exit }' "$1"
 }
 
-# tsv_columns FILE COLUMN...: the named columns of a table whose first
-# line that is not a comment names its columns (tab-separated), one row a
-# line, in the order asked; a column the header does not name stops the
-# caller, naming the file.
+# tsv_columns FILE COLUMN...: the named columns of a table, one row a
+# line, tab-separated, in the order asked.  The header names the columns
+# (tab-separated): the table's first line that is not a comment, or, in a
+# table whose prose explains it in comments, the last comment line before
+# the first row that holds a tab ("# name<TAB>step<TAB>...").  A column the
+# header does not name stops the caller, naming the file.  Every script
+# reads the project's tables through it, so a column can move or be added
+# without a script counting positions.
 tsv_columns() {
 	local f=$1
 	shift
-	awk -F'\t' -v OFS='\t' -v want="$*" -v file="${f#"$TOP"/}" '
-		/^#/ || NF == 0 { next }
-		!h {
-			h = 1
-			for (i = 1; i <= NF; i++) col[$i] = i
-			n = split(want, w, " ")
+	awk -F'\t' -v OFS='\t' -v want="$(IFS=$'\t'; printf '%s' "$*")" -v file="${f#"$TOP"/}" '
+		function header(line,    i, k) {
+			k = split(line, hd, "\t")
+			for (i = 1; i <= k; i++) col[hd[i]] = i
+			n = split(want, w, "\t")
 			for (i = 1; i <= n; i++)
 				if (!(w[i] in col)) { print "error: " file " has no column \"" w[i] "\"" > "/dev/stderr"; bad = 1; exit 1 }
-			next
+			h = 1
 		}
+		/^#/ { if (!h && index($0, "\t")) { c = $0; sub(/^# */, "", c); last = c } next }
+		NF == 0 { next }
+		!h && last != "" { header(last) }
+		!h { header($0); next }
 		{ line = ""; for (i = 1; i <= n; i++) line = line (i > 1 ? OFS : "") $col[w[i]]; print line }
-		END { if (bad) exit 1 }' "$f"
+		END { if (bad) exit 1; if (!h) { print "error: " file " has no header line naming its columns" > "/dev/stderr"; exit 1 } }' "$f"
 }
 
 # book_chapters: book/FILE of every chapter, in reading order

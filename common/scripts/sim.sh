@@ -61,7 +61,7 @@ for d in $(step_dirs); do
 	locks+=("step-$((10#$(basename "$d" | cut -c1-2)))")
 done
 # The one-bit layout, of the first step the expectation table gives it.
-nr16k=$(table_stages 6 | cut -d" " -f1)
+nr16k=$(table_stages variant | cut -d" " -f1)
 [ -z "$nr16k" ] || locks+=("step-$nr16k-nr16k")
 locks+=(today)
 if [ -n "${SIM_LOCKS:-}" ]; then

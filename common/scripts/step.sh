@@ -34,7 +34,7 @@ check_number CPUS "${CPUS:-4}" 1 8
 check_kvm
 arches=("$@")
 if [ ${#arches[@]} -eq 0 ]; then
-	mapfile -t arches < <(awk -v s="$(stage_step "$n")" '!/^#/ && $1 == s && $4 == "yes" { print $2 }' "$TOP/common/expect.tsv")
+	mapfile -t arches < <(expect_arches "$n" yes)
 	[ ${#arches[@]} -gt 0 ] || die "common/expect.tsv boots no architecture by default for step $(stage_step "$n")"
 fi
 for a in "${arches[@]}"; do

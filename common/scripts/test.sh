@@ -65,7 +65,7 @@ sub_end() {
 lastline() {
 	local name=$1 rc last err
 	shift
-	KTAP_SUBTEST=$name "$@" 2>&1 >"$BUILD/test-last.out" | tee "$BUILD/test-last.err" >&2
+	KTAP_SUBTEST=$name KTAP_INDENT="    " "$@" 2>&1 >"$BUILD/test-last.out" | tee "$BUILD/test-last.err" >&2
 	rc=${PIPESTATUS[0]}
 	cat "$BUILD/test-last.out"
 	last=$(tail -1 "$BUILD/test-last.out")
@@ -119,7 +119,7 @@ part "make check"
 say "make check"
 # Live, not through lastline: the reader sees each check as it ends.
 set +e
-KTAP_SUBTEST="make check" "$TOP/common/scripts/check.sh" | tee "$BUILD/test-last.out"
+KTAP_SUBTEST="make check" KTAP_INDENT="    " "$TOP/common/scripts/check.sh" | tee "$BUILD/test-last.out"
 rc=${PIPESTATUS[0]}
 set -e
 result "$rc" "make check" "make check: $(tail -1 "$BUILD/test-last.out")"
@@ -159,7 +159,7 @@ declare -A variant_here=()
 last_x86=0
 for d in $(step_dirs) today; do
 	if [ "$d" = today ]; then n=today; else n=$((10#$(basename "$d" | cut -c1-2))); fi
-	mapfile -t arches < <(awk -v s="$n" '$1 == s && ($4 == "yes" || $4 == "test") { print $2 }' "$TOP/common/expect.tsv")
+	mapfile -t arches < <(expect_arches "$n" "yes test")
 	# A step whose patch changes only another architecture's arch/ files
 	# (step 8: arch/sparc/) gives this architecture the previous step's
 	# sources, byte for byte: where that step has just passed here, its
@@ -182,7 +182,7 @@ for d in $(step_dirs) today; do
 		arches=("${keep[@]}")
 	fi
 	case " ${arches[*]} " in *" x86_64 "*) [ "$n" = today ] || last_x86=$n ;; esac
-	variant=$(awk -v s="$n" '$1 == s && $2 == "x86_64" { print $6 }' "$TOP/common/expect.tsv")
+	variant=$(expect_field "$n" x86_64 variant)
 	part "${n/#[0-9]*/step-$n} (build and boot: ${arches[*]})"
 	say "make ${n/#[0-9]*/step-$n} (${arches[*]})"
 	# a subtest: its boots, skipped or run, and the variant's compile

@@ -45,14 +45,30 @@ cd "$TOP"
 MODELS=$VERIFY_MODELS
 TABLE=common/verify/coverage-unreached.tsv
 usage() {
-	die "usage: $0 [--short] [step...]
+	die "usage: $0 [--short] [--models \"...\"] [--from-runs DIR] [step...]
        (steps with a queued spinlock: $(lab_steps), and today)"
 }
 
-short=0 only=()
+# --from-runs DIR: build and run nothing; read the counters that verify.sh
+# --coverage left in DIR (DIR/step-N-V/gcda/MODEL-ROW/, its logs in
+# DIR/logs/; a layout verify.sh did not run because its code is an
+# earlier layout's names that layout in DIR/step-N-V.same_as).  The counts
+# were held to the pins by verify.sh itself.
+short=0 only=() from=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--short) short=1 ;;
+	--models)
+		[ $# -ge 2 ] || usage
+		MODELS=$2
+		shift
+		;;
+	--from-runs)
+		[ $# -ge 2 ] || usage
+		from=$2
+		[ -d "$from" ] || die "verify-coverage: no directory $from"
+		shift
+		;;
 	-h | --help) usage ;;
 	-*) die "verify-coverage: unknown option '$1'" ;;
 	*)
@@ -65,13 +81,13 @@ done
 [ -f "$TABLE" ] || die "verify-coverage: $TABLE is missing"
 command -v gcov >/dev/null || die "verify-coverage: gcov (from gcc) is missing"
 
-OUT=$BUILD/verify/coverage
+OUT=${from:-$BUILD/verify/coverage}
 # shellcheck source=common/scripts/verify-lib.sh
 . "$TOP/common/scripts/verify-lib.sh"
 # build() compiles qspinlock.c and api.c, and links, with --coverage when
 # VERIFY_COVERAGE=1.
 mkdir -p "$OUT"
-build_checker
+[ -n "$from" ] || build_checker
 : >"$OUT/coverage.tsv"
 
 # gcov_tables DIR TREE OUTDIR: gcov on the counters in DIR (qspinlock.gcda,
@@ -131,7 +147,23 @@ cover_variant() {
 	local bad why runs line label
 	label=$(stage_label "$n")/$v
 	out=$OUT/$name
-	if ! bin=$(VERIFY_COVERAGE=1 build "$t" "$v" "$name"); then
+	if [ -n "$from" ] && [ -f "$OUT/$name.same_as" ]; then
+		# verify.sh ran the same code under another layout's name: its
+		# counters and its tree stand for this one
+		local r rn
+		r=$(cat "$OUT/$name.same_as")
+		rn=$(printf '%s' "$r" | cut -d- -f2)
+		ktap_result 0 "coverage $label: the same code as $r, whose coverage stands for it"
+		same_lines+=("$r")
+		if [ "$rn" = today ]; then step_tree=$PRISTINE; else step_tree=$(step_dir "$rn")/tree; fi
+		return
+	fi
+	if [ -n "$from" ]; then
+		[ -f "$out/qspinlock.gcno" ] || {
+			ktap_result 1 "coverage $label: no counters in ${out#"$TOP"/}: verify.sh did not run it with --coverage"
+			return
+		}
+	elif ! bin=$(VERIFY_COVERAGE=1 build "$t" "$v" "$name"); then
 		ktap_result 1 "coverage $label: FAIL $bin"
 		return
 	fi
@@ -145,11 +177,15 @@ cover_variant() {
 			[ "$copts" != - ] || continue
 			d=$out/gcda/$m-$cname
 			log=$d/run.log
-			rm -rf "$d"
-			mkdir -p "$d"
 			rc=0
-			# shellcheck disable=SC2086 # copts is a list of options
-			GCOV_PREFIX=$d GCOV_PREFIX_STRIP=$strip timeout 600 "$bin" -q -m "$m" -N "step-$n/$v/$cname" $copts >"$log" 2>&1 || rc=$?
+			if [ -n "$from" ]; then
+				log=$OUT/logs/$name-$m-$cname.log
+			else
+				rm -rf "$d"
+				mkdir -p "$d"
+				# shellcheck disable=SC2086 # copts is a list of options
+				GCOV_PREFIX=$d GCOV_PREFIX_STRIP=$strip timeout 600 "$bin" -q -m "$m" -N "step-$n/$v/$cname" $copts >"$log" 2>&1 || rc=$?
+			fi
 			case $rc in
 			0 | 1 | 3) ;;
 			*)
@@ -159,7 +195,7 @@ cover_variant() {
 			esac
 			# gcov's counters must not change what the checker explores:
 			# the run's counts are the pinned ones of verify.sh's run
-			if ! pin=$(pin_check "step-$n/$v/$cname/$m [$copts]" "$(grep -m1 '^result: ' "$log" || true)"); then
+			if [ -z "$from" ] && ! pin=$(pin_check "step-$n/$v/$cname/$m [$copts]" "$(grep -m1 '^result: ' "$log" || true)"); then
 				bad=1
 				why="$why; $cname: with gcov, $pin"
 			fi
@@ -177,7 +213,7 @@ cover_variant() {
 			runs+=("$d")
 			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "$m" "$cname" "$(grep -m1 '^verify ' "$log" | sed 's/.*: \(PASS\|FAIL\)/\1/; s/:.*//')" \
 				"$(summary "$d")" >>"$OUT/coverage.tsv"
-		done <common/verify/plan.tsv
+		done < <(tsv_columns common/verify/plan.tsv name short sc tso weak)
 		if [ "${#runs[@]}" -eq 0 ]; then
 			ktap_result 1 "coverage $label $m: no run${why:+: ${why#; }}"
 			continue
@@ -224,13 +260,25 @@ unreached() {
 		}
 		function problem(i, what) { bad++; P[++np] = "  # " table ":" TL[i] " (" TF[i] ": \"" TS[i] "\"): " what }
 		BEGIN {
+			# the columns by the names of the header ("# steps<TAB>plan...")
 			while ((getline r <table) > 0) {
 				nr++
+				if (r ~ /^#/ && index(r, "\t")) {
+					sub(/^# */, "", r)
+					nh = split(r, hd, "\t")
+					for (i = 1; i <= nh; i++) C[hd[i]] = i
+					continue
+				}
 				if (r ~ /^#/ || r == "") continue
+				if (!("steps" in C) || !("plan" in C) || !("file" in C) || !("text" in C) || !("reason" in C)) {
+					print "error: " table " has no header naming steps, plan, file, text and reason" > "/dev/stderr"
+					exit 2
+				}
 				split(r, c, "\t")
-				ns = split(c[1], s, ",")
-				for (i = 1; i <= ns; i++) if (s[i] == step && (c[2] != "short" || short)) {
-					nt++; TL[nt] = nr; TP[nt] = c[2]; TF[nt] = c[3]; TS[nt] = norm(c[4]); TR[nt] = c[5]
+				ns = split(c[C["steps"]], s, ",")
+				for (i = 1; i <= ns; i++) if (s[i] == step && (c[C["plan"]] != "short" || short)) {
+					nt++; TL[nt] = nr; TP[nt] = c[C["plan"]]; TF[nt] = c[C["file"]]
+					TS[nt] = norm(c[C["text"]]); TR[nt] = c[C["reason"]]
 				}
 			}
 			close(table)
@@ -295,15 +343,29 @@ for d in $(step_dirs) today; do
 	if [ "$d" = today ]; then
 		tree=$PRISTINE variants="nr64 nr16k"
 	else
-		[ "$(expect_field "$n" x86_64 7)" != - ] || continue
+		[ "$(expect_field "$n" x86_64 lab)" != - ] || continue
 		tree=$d/tree variants=nr64
-		[ "$(expect_field "$n" x86_64 6)" != nr16k ] || variants="nr64 nr16k"
+		[ "$(expect_field "$n" x86_64 variant)" != nr16k ] || variants="nr64 nr16k"
 	fi
-	step_lines=()
+	step_lines=() same_lines=() step_tree=$tree
 	for v in $variants; do
-		say "step-$n-$v: compiling the step with gcov's counters and running the plan$([ "$short" -eq 0 ] || echo "'s short rows")"
+		if [ -n "$from" ]; then
+			say "step-$n-$v: the counters of verify.sh's runs"
+		else
+			say "step-$n-$v: compiling the step with gcov's counters and running the plan$([ "$short" -eq 0 ] || echo "'s short rows")"
+		fi
 		cover_variant "$tree" "$n" "$v"
 	done
+	# a step all of whose layouts were an earlier step's code: that
+	# step's line tables, in its tree
+	if [ "${#step_lines[@]}" -eq 0 ] && [ "${#same_lines[@]}" -gt 0 ]; then
+		for r in "${same_lines[@]}"; do
+			for f in "$OUT/$r"/gcda/*/lines.tsv; do
+				[ ! -f "$f" ] || step_lines+=("$f")
+			done
+		done
+		tree=$step_tree
+	fi
 	ran=$((ran + 1))
 	if [ "${#step_lines[@]}" -eq 0 ]; then
 		ktap_result 1 "coverage $(stage_label "$n"): no run, no unreached lines to check"

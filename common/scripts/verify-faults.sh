@@ -69,8 +69,8 @@ check_fault() {
 	if run_rows "$d" "$d/src/common/verify/checker.c"; then
 		printf '1\n%s\n%s\n' "fault $name: SURVIVED every row ($what): make check cannot see it; add the test that kills it" \
 			"$(printf '%-30s %s' "$name" "SURVIVED")" >"$d/result"
-	elif by=$(grep -m1 '^not ok' "$d/ref.log"); then
-		by=${by#not ok * }
+	elif by=$(grep -m1 '^ *not ok' "$d/ref.log"); then
+		by=$(printf '%s' "$by" | sed 's/^ *not ok [0-9]* //')
 		printf '0\n%s\n%s\n' "fault $name: killed by $by" \
 			"$(printf '%-30s killed by %s' "$name" "$(printf '%s' "$by" | cut -c1-150)")" >"$d/result"
 	else

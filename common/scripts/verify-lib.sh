@@ -136,11 +136,11 @@ by_model() {
 
 # expected STAGE VARIANT MODEL CONFIG: FAIL and the reason, or PASS.
 expected() {
-	awk -F'\t' -v s="$1" -v v="$2" -v m="$3" -v c="$4" '
-		/^#/ || NF < 5 { next }
+	tsv_columns common/verify/expect.tsv stage variant model config expected why |
+		awk -F'\t' -v s="$1" -v v="$2" -v m="$3" -v c="$4" '
 		($1 == s) && ($2 == v || $2 == "*") && ($3 == m || $3 == "*") &&
 		($4 == c || $4 == "*") { print $5 "\t" $6; found = 1; exit }
-		END { if (!found) print "PASS\t" }' common/verify/expect.tsv
+		END { if (!found) print "PASS\t" }'
 }
 
 # audit_variant BIN NAME LABEL: run the audit three times and count the call
@@ -192,7 +192,8 @@ pin_check() {
 		printf '%s\t%s\n' "$label" "$got" >>"$VERIFY_PIN_OUT"
 		return 0
 	fi
-	rec=$(awk -F'\t' -v l="$label" '$1 == l { print $2 "\t" $3 "\t" $4 "\t" $5; exit }' "$PINNED")
+	rec=$(tsv_columns "$PINNED" label executions behaviours "final states" exhausted |
+		awk -F'\t' -v l="$label" '$1 == l { print $2 "\t" $3 "\t" $4 "\t" $5; exit }')
 	if [ -z "$rec" ]; then
 		# a row never recorded (make verify's long rows, until make
 		# verify-pin has run them) is said, not failed: what is pinned

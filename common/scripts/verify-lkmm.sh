@@ -93,7 +93,8 @@ bound() {
 
 # listed NAME MODEL: "ANSWER<TAB>REASON" from lkmm-expected.tsv, or nothing.
 listed() {
-	awk -F'\t' -v n="$1" -v m="$2" '!/^#/ && $1 == n && $2 == m { print $3 "\t" $4; exit }' "$EXPECTED"
+	tsv_columns "$EXPECTED" name model answer reason |
+		awk -F'\t' -v n="$1" -v m="$2" '$1 == n && $2 == m { print $3 "\t" $4; exit }'
 }
 
 t0=$(now)
@@ -169,13 +170,12 @@ while IFS=$'\t' read -r tname _ result expect kind action _; do
 done <"$OUT/lkmm-tests.tsv"
 
 # rows of lkmm-expected.tsv that no run used: stale
-while IFS=$'\t' read -r e_name e_model _; do
-	case $e_name in '#'* | '') continue ;; esac
+while IFS=$'\t' read -r e_name e_model; do
 	case " $models " in *" $e_model "*) ;; *) continue ;; esac
 	case $used in *" $e_name:$e_model "*) continue ;; esac
 	stale=$((stale + 1))
 	ktap_result 1 "$EXPECTED: $e_name $e_model matches no translated test: remove the row"
-done <"$EXPECTED"
+done < <(tsv_columns "$EXPECTED" name model)
 
 secs=$(($(now) - t0))
 found=$(wc -l <"$OUT/lkmm-tests.tsv")

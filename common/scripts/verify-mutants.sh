@@ -36,10 +36,10 @@ for a in "$@"; do
 	case $a in
 	--counted) counted_only=1 ;;
 	--reuse) reuse=1 ;;
-	-*) die "usage: $0 [--counted] [mutant...]  (mutants: $(grep -v '^#' common/verify/mutants.tsv | cut -f1 | tr '\n' ' '))" ;;
+	-*) die "usage: $0 [--counted] [mutant...]  (mutants: $(tsv_columns common/verify/mutants.tsv name | tr '\n' ' '))" ;;
 	*)
 		grep -q "^$a	" common/verify/mutants.tsv ||
-			die "verify-mutants: unknown mutant '$a'; valid: $(grep -v '^#' common/verify/mutants.tsv | cut -f1 | tr '\n' ' ')"
+			die "verify-mutants: unknown mutant '$a'; valid: $(tsv_columns common/verify/mutants.tsv name | tr '\n' ' ')"
 		want+=("$a")
 		;;
 	esac
@@ -54,7 +54,7 @@ build_checker
 # layouts STEP: the layouts the checker compiles STEP in (nr64; nr16k too
 # where the step's qspinlock_types.h has the one-bit variant).
 layouts() {
-	if [ "$(expect_field "$1" x86_64 6)" = nr16k ]; then echo "nr64 nr16k"; else echo nr64; fi
+	if [ "$(expect_field "$1" x86_64 variant)" = nr16k ]; then echo "nr64 nr16k"; else echo nr64; fi
 }
 
 # plan_rows STEP VARIANT MODEL EXTRA [ONLY]: "NAME TAB OPTIONS" of each row
@@ -63,15 +63,16 @@ layouts() {
 # and that the unmutated STEP must pass (its own known bugs, in
 # expect.tsv, kill nothing).
 plan_rows() {
-	local cname sc_opts tso_opts weak_opts copts r
+	local cname sc_opts tso_opts weak_opts copts r plan
 	{
+		plan=$(tsv_columns common/verify/plan.tsv name short sc tso weak)
 		for r in $4; do
-			awk -F'\t' -v r="$r" '$1 == r' common/verify/plan.tsv
+			awk -F'\t' -v r="$r" '$1 == r' <<<"$plan"
 		done
 		if [ "${5:-0}" != 1 ] || [ -z "${4// /}" ]; then
-			awk -F'\t' -v x=" $4 " '$1 !~ /^#/ && $2 == "yes" && index(x, " " $1 " ") == 0' common/verify/plan.tsv
+			awk -F'\t' -v x=" $4 " '$2 == "yes" && index(x, " " $1 " ") == 0' <<<"$plan"
 		fi
-	} | while IFS=$'\t' read -r cname _ sc_opts tso_opts weak_opts _; do
+	} | while IFS=$'\t' read -r cname _ sc_opts tso_opts weak_opts; do
 		[ -n "$cname" ] || continue
 		copts=$(by_model "$3" "$sc_opts" "$tso_opts" "$weak_opts")
 		[ "$copts" != - ] || continue
@@ -229,7 +230,6 @@ check_base() {
 declare -A base_models base_rows
 rows=()
 while IFS=$'\t' read -r name step must survive xrows also; do
-	case $name in '#'* | '') continue ;; esac
 	if [ "${#want[@]}" -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then
 		continue
 	fi
@@ -243,7 +243,7 @@ while IFS=$'\t' read -r name step must survive xrows also; do
 	for r in ${xrows//-/}; do
 		case " ${base_rows[$step]:-} " in *" $r "*) ;; *) base_rows[$step]="${base_rows[$step]:-} $r" ;; esac
 	done
-done <common/verify/mutants.tsv
+done < <(tsv_columns common/verify/mutants.tsv name step must survive rows also)
 
 # One job per step, then one per mutant, as many jobs as cores
 # (VERIFY_JOBS=N); the table in the order of common/verify/mutants.tsv.

@@ -68,7 +68,7 @@ lock_bin() {
 
 # litmus_names KIND: the tests of litmus.tsv of that kind (plain, lock).
 litmus_names() {
-	awk -F'\t' -v k="$1" '!/^#/ && NF >= 5 && $2 == k { print $1 }' common/verify/litmus.tsv
+	tsv_columns common/verify/litmus.tsv name kind | awk -F'\t' -v k="$1" '$2 == k { print $1 }'
 }
 
 # bounded OPTIONS...: is there a preemption bound (-b)?
@@ -79,8 +79,8 @@ bounded() {
 
 # litmus_want NAME MODEL: the answer litmus.tsv gives the test under MODEL.
 litmus_want() {
-	awk -F'\t' -v n="$1" -v m="$2" '!/^#/ && $1 == n {
-		print (m == "sc" ? $3 : m == "tso" ? $4 : $5) }' common/verify/litmus.tsv
+	tsv_columns common/verify/litmus.tsv name sc tso weak | awk -F'\t' -v n="$1" -v m="$2" '$1 == n {
+		print (m == "sc" ? $2 : m == "tso" ? $3 : $4) }'
 }
 
 # pinned_only BIN LABEL OPTIONS...: a configuration too large for the
@@ -191,7 +191,6 @@ t0=$(now)
 ktap_begin verify-ref
 run_table() {
 	while IFS=$'\t' read -r name kind locks sc_opts tso_opts weak_opts check; do
-		case $name in '#'* | '') continue ;; esac
 		if [ -n "$rows" ]; then
 			case " $rows " in *" $name "*) ;; *) continue ;; esac
 		elif [ "$check_only" -eq 1 ] && [ "$check" != yes ]; then
@@ -228,7 +227,7 @@ run_table() {
 				esac
 			done
 		done
-	done <common/verify/reference.tsv
+	done < <(tsv_columns common/verify/reference.tsv name kind locks sc tso weak check)
 }
 # --first-fail (verify-faults.sh): a quick pass first, DPOR alone against
 # the litmus answers and the pinned counts (one short run a row), which

@@ -23,12 +23,13 @@ usage() {
 	die "usage: $0 [--short] [--models \"$MODELS_ALL\"] [--configs \"NAME...\"] [step...]
        (steps with a queued spinlock: $(lab_steps), and today; configurations: $(plan_names | tr '\n' ' ')litmus audit)"
 }
-plan_names() { grep -v '^#' common/verify/plan.tsv | cut -f1; }
+plan_names() { tsv_columns common/verify/plan.tsv name; }
 
-short=0 models=$MODELS_ALL configs="" only=()
+short=0 models=$MODELS_ALL configs="" only=() coverage=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--short) short=1 ;;
+	--coverage) coverage=1 ;;
 	--models)
 		[ $# -ge 2 ] || usage
 		models=$2
@@ -72,7 +73,7 @@ build_variant() {
 	local tree=$1/tree name=step-$2-$3 bin
 	[ "$2" != today ] || tree=$PRISTINE
 	rm -f "$OUT/$name.buildfail"
-	bin=$(build "$tree" "$3" "$name") || echo "$bin" >"$OUT/$name.buildfail"
+	bin=$(VERIFY_COVERAGE=$coverage build "$tree" "$3" "$name") || echo "$bin" >"$OUT/$name.buildfail"
 }
 
 # check_variant N VARIANT: run every selected row under every model on
@@ -84,14 +85,18 @@ check_variant() {
 	local log want why rc line got x verdict good=0 bad=0 execs=0
 	: >"$OUT/$name.rows"
 	bin=$OUT/$name/verify
+	# gcov writes a counter file where its object was, less this many
+	# leading directories, under GCOV_PREFIX; the litmus tests and the
+	# audit count into a directory that nothing reads
+	strip=$(printf '%s' "$OUT/$name" | tr -cd / | wc -c)
+	export GCOV_PREFIX=$OUT/$name/gcda/other GCOV_PREFIX_STRIP=$strip
 	{
 		if [ -f "$OUT/$name.buildfail" ]; then
 			echo "verify $name: FAIL $(cat "$OUT/$name.buildfail")"
 			echo "0 1 0" >"$OUT/$name.counts"
 			return
 		fi
-		while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
-			case $cname in '#'* | '') continue ;; esac
+		while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts; do
 			if [ -n "$configs" ]; then
 				case " $configs " in *" $cname "*) ;; *) continue ;; esac
 			elif [ "$short" -eq 1 ] && [ "$cshort" != yes ]; then
@@ -103,8 +108,12 @@ check_variant() {
 				log=$OUT/logs/$name-$m-$cname.log
 				IFS=$'\t' read -r want why < <(expected "$n" "$v" "$m" "$cname")
 				rc=0
+				# --coverage: each row's counters in a directory of its
+				# own (verify-coverage.sh --from-runs reads them)
+				rm -rf "$OUT/$name/gcda/$m-$cname"
 				# shellcheck disable=SC2086 # copts is a list of options
-				timeout 600 "$bin" -q -m "$m" -N "step-$n/$v/$cname" $copts >"$log" 2>&1 || rc=$?
+				GCOV_PREFIX=$OUT/$name/gcda/$m-$cname GCOV_PREFIX_STRIP=$strip \
+					timeout 600 "$bin" -q -m "$m" -N "step-$n/$v/$cname" $copts >"$log" 2>&1 || rc=$?
 				line=$(grep -m1 '^verify ' "$log" || echo "verify step-$n/$v/$cname $m: FAIL: no verdict, exit status $rc (log: ${log#"$TOP"/})")
 				case $rc in
 				0) got=PASS ;;
@@ -129,14 +138,13 @@ check_variant() {
 				printf '%s\t%s -> %s\n' "$([ "$verdict" = "${verdict#NOT}" ] && echo 0 || echo 1)" "$line" "$verdict" >>"$OUT/$name.ktap"
 				printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "$m" "$cname" "$got" "${x:-0}" >>"$OUT/$name.rows"
 			done
-		done <common/verify/plan.tsv
+		done < <(tsv_columns common/verify/plan.tsv name short sc tso weak)
 		# The models' own tests (common/verify/litmus.tsv): the lock tests
 		# on every layout, the plain ones once (on today's, nr64).  Under
 		# the weak model the lock tests are bounded to 2 reorderings (1,
 		# and 2 preemptions, in make test's share): a search within the
 		# bound, the options shown on the line.
-		while IFS=$'\t' read -r cname kind l_sc l_tso l_weak _; do
-			case $cname in '#'* | '') continue ;; esac
+		while IFS=$'\t' read -r cname kind l_sc l_tso l_weak; do
 			[ "$kind" = lock ] || [ "$name" = step-today-nr64 ] || continue
 			if [ -n "$configs" ]; then
 				case " $configs " in *" litmus "*) ;; *) continue ;; esac
@@ -176,7 +184,7 @@ check_variant() {
 				printf '%s\t%s%s -> %s\n' "$([ "$verdict" = ok ] && echo 0 || echo 1)" "$line" "${copts:+ [$copts]}" "$verdict" >>"$OUT/$name.ktap"
 				printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "$m" "litmus:$cname" "$got" "${x:-0}" >>"$OUT/$name.rows"
 			done
-		done <common/verify/litmus.tsv
+		done < <(tsv_columns common/verify/litmus.tsv name kind sc tso weak)
 		# The audit (common/verify/README.md, "Nothing escapes the
 		# instrumentation"): the same executions without poison and with
 		# two poison bytes.
@@ -205,8 +213,8 @@ wait_slot() {
 # expect_key N VARIANT: the expectations (common/verify/expect.tsv) that
 # apply to step N's lock in one layout, without the step's number.
 expect_key() {
-	awk -F'\t' -v s="$1" -v v="$2" '!/^#/ && NF >= 5 && $1 == s && ($2 == v || $2 == "*") {
-		$1 = ""; print }' common/verify/expect.tsv
+	tsv_columns common/verify/expect.tsv stage variant model config expected why |
+		awk -F'\t' -v s="$1" -v v="$2" '$1 == s && ($2 == v || $2 == "*") { $1 = ""; print }'
 }
 
 # One layout of one step per job, as many jobs as cores: first every
@@ -234,11 +242,11 @@ for d in $(step_dirs) today; do
 		# 6.1's own lock has both layouts too (the one-bit one above 16K CPUs).
 		variants="nr64 nr16k"
 	else
-		[ "$(expect_field "$n" x86_64 7)" != - ] || continue
+		[ "$(expect_field "$n" x86_64 lab)" != - ] || continue
 		[ -f "$d/tree/kernel/locking/qspinlock.c" ] ||
 			die "common/expect.tsv gives step $n a queued spinlock, but steps/$(basename "$d") has no kernel/locking/qspinlock.c"
 		variants=nr64
-		[ "$(expect_field "$n" x86_64 6)" != nr16k ] || variants="nr64 nr16k"
+		[ "$(expect_field "$n" x86_64 variant)" != nr16k ] || variants="nr64 nr16k"
 	fi
 	for v in $variants; do
 		names+=("step-$n-$v")
@@ -267,8 +275,10 @@ for name in "${names[@]}"; do
 			fi
 		done
 	fi
+	rm -f "$OUT/$name.same_as"
 	if [ -n "${same_as[$name]:-}" ]; then
 		say "$name: the same code as ${same_as[$name]}, whose results stand for it"
+		echo "${same_as[$name]}" >"$OUT/$name.same_as"
 		continue
 	fi
 	wait_slot
@@ -318,4 +328,19 @@ secs=$(($(now) - t0))
 [ "${#KTAP_DEFERRED[@]}" -eq $((good + bad)) ] ||
 	die "verify: $((good + bad)) results counted, ${#KTAP_DEFERRED[@]} recorded: the runner lost some"
 echo "# $good as expected, $bad not: $execs_total executions in $secs s; table: ${OUT#"$TOP"/}/results.tsv, traces: ${OUT#"$TOP"/}/logs/"
-ktap_replay verify
+rc=0
+ktap_replay verify || rc=$?
+# --coverage: the lines and branches of each step's lock the rows reached,
+# per model, and the lines none reaches, each with its reason
+# (verify-coverage.sh on the counters of these runs)
+if [ "$coverage" -eq 1 ]; then
+	echo
+	if [ -n "$configs" ]; then
+		say "verify: --coverage with --configs: the coverage of some rows says little; not reported"
+	else
+		cov_args=(--from-runs "$OUT" --models "$models")
+		[ "$short" -eq 0 ] || cov_args+=(--short)
+		"$TOP/common/scripts/verify-coverage.sh" "${cov_args[@]}" "${only[@]}" || rc=1
+	fi
+fi
+exit "$rc"

@@ -17,14 +17,25 @@ bad() {
 	errors=$((errors + 1))
 }
 
-rows=$(grep -v '^#' "$table" | grep .)
-while IFS= read -r row; do
-	nf=$(printf '%s\n' "$row" | awk -F'\t' '{ print NF }')
-	[ "$nf" -eq 9 ] || bad "row '$row' has $nf tab-separated columns, not 9"
-done <<<"$rows"
+# The table's columns, by their names in its header: the rows below are
+# those columns in this order.
+COLS="step arch lock default paths variant lab controls bench"
+ncols=$(wc -w <<<"$COLS")
+# shellcheck disable=SC2086 # COLS is a list of names
+rows=$(tsv_columns "$table" $COLS) || die "expect-table: ${table#"$TOP"/} does not name the columns $COLS in its header"
+[ "$(grep -v '^#' "$table" | grep . | awk -F'\t' -v n="$ncols" 'NF != n' | wc -l)" -eq 0 ] ||
+	bad "a row has another count of tab-separated columns than the header's $ncols"
 
-cell() { # stage arch column
-	printf '%s\n' "$rows" | awk -F'\t' -v s="$1" -v a="$2" -v c="$3" '$1 == s && $2 == a { print $c }'
+cell() { # stage arch column-name
+	printf '%s\n' "$rows" | awk -F'\t' -v s="$1" -v a="$2" -v c="$(col "$3")" '$1 == s && $2 == a { print $c }'
+}
+col() { # column-name: its place in $COLS
+	local i=0 c
+	for c in $COLS; do
+		i=$((i + 1))
+		[ "$c" != "$1" ] || { echo "$i"; return; }
+	done
+	die "expect-table: no column $1"
 }
 
 for s in $(valid_steps) today; do
@@ -40,15 +51,15 @@ for s in $(valid_steps) today; do
 			bad "step $s $a: $n rows, not one"
 			continue
 		}
-		case $(cell "$s" "$a" 4) in yes | test | no) ;; *) bad "step $s $a: default '$(cell "$s" "$a" 4)' is not yes, test or no" ;; esac
-		case $(cell "$s" "$a" 9) in
+		case $(cell "$s" "$a" default) in yes | test | no) ;; *) bad "step $s $a: default '$(cell "$s" "$a" default)' is not yes, test or no" ;; esac
+		case $(cell "$s" "$a" bench) in
 		smoke | full) [ "$a" = x86_64 ] || bad "step $s $a: only x86_64 is benchmarked" ;;
 		-) ;;
-		*) bad "step $s $a: bench '$(cell "$s" "$a" 9)' is not smoke, full or -" ;;
+		*) bad "step $s $a: bench '$(cell "$s" "$a" bench)' is not smoke, full or -" ;;
 		esac
 		[ "$s" != today ] || continue
 		types=$tree/include/asm-generic/qspinlock_types.h
-		lab=$(cell "$s" "$a" 7)
+		lab=$(cell "$s" "$a" lab)
 		if [ -f "$tree/kernel/locking/qspinlock.c" ]; then
 			[ "$lab" != - ] || bad "step $s $a: the step has kernel/locking/qspinlock.c but no lab counters"
 			if grep -q '_Q_PENDING_VAL' "$types"; then
@@ -57,15 +68,15 @@ for s in $(valid_steps) today; do
 				case ",$lab," in *,pending,*) bad "step $s $a: the lab asks for pending, the step has no pending bit" ;; esac
 			fi
 			if grep -q 'CONFIG_NR_CPUS' "$types"; then
-				[ "$(cell "$s" "$a" 6)" = nr16k ] || bad "step $s $a: qspinlock_types.h has the NR_CPUS >= 16K layout, the variant column does not say nr16k"
+				[ "$(cell "$s" "$a" variant)" = nr16k ] || bad "step $s $a: qspinlock_types.h has the NR_CPUS >= 16K layout, the variant column does not say nr16k"
 			else
-				[ "$(cell "$s" "$a" 6)" = - ] || bad "step $s $a: variant nr16k, but qspinlock_types.h has one layout"
+				[ "$(cell "$s" "$a" variant)" = - ] || bad "step $s $a: variant nr16k, but qspinlock_types.h has one layout"
 			fi
 		else
 			[ "$lab" = - ] || bad "step $s $a: lab counters, but the step has no kernel/locking/qspinlock.c"
-			[ "$(cell "$s" "$a" 6)" = - ] || bad "step $s $a: a variant, but the step has no queued spinlock"
+			[ "$(cell "$s" "$a" variant)" = - ] || bad "step $s $a: a variant, but the step has no queued spinlock"
 		fi
-		for c in $(cell "$s" "$a" 8 | tr ',' ' '); do
+		for c in $(cell "$s" "$a" controls | tr ',' ' '); do
 			case $c in
 			-) ;;
 			cmpxchg) [ "$lab" != - ] || bad "step $s $a: a lab control on a step the lab does not run" ;;
@@ -80,12 +91,12 @@ for s in $(valid_steps) today; do
 	done
 done
 for c in cmpxchg le-layout; do
-	printf '%s\n' "$rows" | cut -f8 | tr ',' '\n' | grep -qx "$c" || bad "no step runs the lab control $c"
+	printf '%s\n' "$rows" | cut -f"$(col controls)" | tr ',' '\n' | grep -qx "$c" || bad "no step runs the lab control $c"
 done
 for s in 0 today; do
-	[ "$(cell "$s" x86_64 9)" = smoke ] || bad "the benchmark's ratios are taken to step 0 and today: both must be smoke"
+	[ "$(cell "$s" x86_64 bench)" = smoke ] || bad "the benchmark's ratios are taken to step 0 and today: both must be smoke"
 done
-printf '%s\n' "$rows" | cut -f1 | sort -u | while read -r s; do
+printf '%s\n' "$rows" | cut -f"$(col step)" | sort -u | while read -r s; do
 	[ "$s" = today ] || printf ' %s ' "$(valid_steps)" | grep -q " $s " ||
 		echo "expect-table: a row for step $s, which does not exist"
 done | grep . && errors=$((errors + 1))
@@ -126,4 +137,18 @@ doctor "needs a step with the big-endian lock word" '$1 == 8 && $2 == "sparc64" 
 doctor "no step runs the lab control cmpxchg" '$8 == "cmpxchg" { $8 = "-" } { print }'
 doctor "step 3 sparc64: 0 rows, not one" '!($1 == 3 && $2 == "sparc64")'
 doctor "a row for step 9, which does not exist" '{ print } $1 == 8 && $2 == "x86_64" { $1 = 9; print }'
+doctor "does not name the columns" '/^# step\t/ { sub(/\tbench$/, "\tbenchmark") } { print }'
+# The table is read by its header's names: the same table with its lock
+# and bench columns swapped (header and rows) must be accepted, and the
+# harness's own reads (lib.sh) must find the same cells in it.
+awk -F'\t' -v OFS='\t' 'NF == 9 { t = $3; $3 = $9; $9 = t } { print }' "$table" >"$tmp/swapped.tsv"
+if ! out=$("$TOP/common/tests/expect-table.sh" "$tmp/swapped.tsv" 2>&1); then
+	printf '%s\n' "$out" >"$tmp/out"
+	ktap_result 1 "the table with two columns swapped was refused" "$tmp/out"
+elif [ "$(EXPECT_TABLE=$tmp/swapped.tsv expected_lock 7 x86_64) $(EXPECT_TABLE=$tmp/swapped.tsv table_stages bench x86_64 smoke)" != \
+	"$(expected_lock 7 x86_64) $(table_stages bench x86_64 smoke)" ]; then
+	ktap_result 1 "the table with two columns swapped: lib.sh reads other cells from it"
+else
+	ktap_result 0 "the table with its lock and bench columns swapped reads the same: by the header's names, not by position"
+fi
 ktap_end

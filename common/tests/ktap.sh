@@ -25,10 +25,10 @@ trap 'rm -rf "$tmp"' EXIT
 # The nested block, printed by lib.sh's functions in a fresh shell (the
 # harness under test is this file's caller's library, not a copy).
 (
-	unset KTAP_INDENT
+	unset KTAP_SUBTEST_OF_THIS KTAP_INDENT_OF_THIS
 	. "$TOP/common/scripts/lib.sh"
 	ktap_begin outer 3
-	KTAP_SUBTEST=inner bash -c '
+	KTAP_SUBTEST=inner KTAP_INDENT="    " bash -c '
 		. "$1/common/scripts/lib.sh"
 		ktap_begin inner 3
 		ktap_note "a table line"

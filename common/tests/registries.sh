@@ -20,8 +20,8 @@ cd "$TOP"
 
 V=common/verify
 
-# names FILE: the first column of a table's rows (no comments, no blanks).
-names() { awk -F'\t' '!/^#/ && NF { print $1 }' "$1"; }
+# names FILE: the name column of a table's rows.
+names() { tsv_columns "$1" name; }
 
 # diff_lists WHAT-A A WHAT-B B: the first name in one list and not the
 # other, said, and status 1; nothing and 0 when they agree.
@@ -52,7 +52,6 @@ check_checker_mutants() {
 	diff_lists "$2/" "$(find "$2" -name '*.patch' -printf '%f\n' | sed 's/\.patch$//')" \
 		"$1" "$(names "$1" | while read -r n; do [ -f "common/mutants/$n.patch" ] || echo "$n"; done)" || return 1
 	while IFS=$'\t' read -r name step must survive rows also; do
-		case $name in '#'* | '') continue ;; esac
 		[ -f "$2/$name.patch" ] || [ -f "common/mutants/$name.patch" ] ||
 			{ echo "$name has no patch in $2/ or common/mutants/"; return 1; }
 		for r in ${rows//-/}; do
@@ -62,7 +61,7 @@ check_checker_mutants() {
 			case " $VERIFY_MODELS " in *" $m "*) ;; *) echo "$name names the model '$m', not one of $VERIFY_MODELS"; return 1 ;; esac
 		done
 		: "$step"
-	done <"$1"
+	done < <(tsv_columns "$1" name step must survive rows also)
 }
 
 # check_booted_mutants LIST.TSV DIR
