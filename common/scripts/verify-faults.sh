@@ -7,7 +7,7 @@
 # something through.  Each must be killed by what make check runs:
 # verify-ref.sh's make-check rows on today's lock, where DPOR must find
 # the reference search's behaviours and final states and every litmus
-# test must give litmus.tsv's answer.  The unmutated checker runs the
+# test must give the answer it carries (litmus.c).  The unmutated checker runs the
 # same rows first and must pass them.  A fault that survives fails the
 # run; one that does not apply or compile is an error, never a kill.
 # Prints the kill table and "verify-faults: N passed, N failed" (passed:

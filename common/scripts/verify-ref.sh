@@ -15,7 +15,8 @@
 #
 # --check: the rows marked for make check only; --locks: only these
 # locks; --first-fail: stop at the first failure (verify-faults.sh).
-# A litmus test's answer must also be the one litmus.tsv gives its model.
+# A litmus test's answer must also be the one the test carries for its
+# model (common/verify/litmus.c, printed by verify -L list).
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
@@ -47,8 +48,9 @@ mkdir -p "$OUT/logs"
 "$TOP/common/scripts/pristine.sh"
 build_checker
 
-# lock_bin LOCK: the checker binary of LOCK (STEP, STEP/nr16k, today,
-# today/nr16k), built once per run.
+# lock_bin LOCK: BIN, the checker binary of LOCK (STEP, STEP/nr16k,
+# today, today/nr16k), built once per run (call it in this shell, not in
+# a command substitution, or the next call builds it again).
 declare -A bins
 lock_bin() {
 	local lock=$1 s v tree name
@@ -63,12 +65,13 @@ lock_bin() {
 		name=ref-$s-$v
 		bins[$lock]=$(build "$tree" "$v" "$name") || die "verify-ref: ${bins[$lock]}"
 	fi
-	printf '%s\n' "${bins[$lock]}"
+	BIN=${bins[$lock]}
 }
 
-# litmus_names KIND: the tests of litmus.tsv of that kind (plain, lock).
+# litmus_names KIND: the tests of that kind (plain, lock), from the table
+# the checker prints (verify -L list, below).
 litmus_names() {
-	tsv_columns common/verify/litmus.tsv name kind | awk -F'\t' -v k="$1" '$2 == k { print $1 }'
+	tsv_columns "$OUT/litmus-list.tsv" name kind | awk -F'\t' -v k="$1" '$2 == k { print $1 }'
 }
 
 # bounded OPTIONS...: is there a preemption bound (-b)?
@@ -77,9 +80,9 @@ bounded() {
 	return 1
 }
 
-# litmus_want NAME MODEL: the answer litmus.tsv gives the test under MODEL.
+# litmus_want NAME MODEL: the answer the test carries for MODEL.
 litmus_want() {
-	tsv_columns common/verify/litmus.tsv name sc tso weak | awk -F'\t' -v n="$1" -v m="$2" '$1 == n {
+	tsv_columns "$OUT/litmus-list.tsv" name sc tso weak | awk -F'\t' -v n="$1" -v m="$2" '$1 == n {
 		print (m == "sc" ? $2 : m == "tso" ? $3 : $4) }'
 }
 
@@ -121,7 +124,7 @@ compare() {
 		# the quick pass: DPOR's answer and counts only, silent when right
 		d=$(grep -m1 '^result: ' "$log_d") || d=""
 		if [ -n "$want" ] && [ "$(field verdict "$d")" != "$want" ]; then
-			msg="the answer is $(field verdict "$d"), litmus.tsv says $want (log: ${log_d#"$TOP"/})"
+			msg="the answer is $(field verdict "$d"), the test says $want (log: ${log_d#"$TOP"/})"
 		elif [ "$(field exhausted "$d")" = 1 ] && ! msg=$(pin_check "ref:$label [$*]" "$d"); then
 			msg="$msg (log: ${log_d#"$TOP"/})"
 		else
@@ -135,7 +138,7 @@ compare() {
 	d=$(grep -m1 '^result: ' "$log_d") || d=""
 	r=$(grep -m1 '^result: ' "$log_r") || r=""
 	if [ -n "$want" ] && [ -n "$d" ] && [ "$(field verdict "$d")" != "$want" ]; then
-		msg="the answer is $(field verdict "$d"), litmus.tsv says $want (log: ${log_d#"$TOP"/})"
+		msg="the answer is $(field verdict "$d"), the test says $want (log: ${log_d#"$TOP"/})"
 		rc=1
 	elif [ -z "$d" ] || [ -z "$r" ]; then
 		msg="no result line (logs: ${log_d#"$TOP"/}, ${log_r#"$TOP"/})"
@@ -200,7 +203,8 @@ run_table() {
 			if [ -n "$locks_only" ]; then
 				case " $locks_only " in *" $lock "*) ;; *) continue ;; esac
 			fi
-			bin=$(lock_bin "$lock")
+			lock_bin "$lock"
+			bin=$BIN
 			for m in $VERIFY_MODELS; do
 				opts=$(by_model "$m" "$sc_opts" "$tso_opts" "$weak_opts")
 				[ "$opts" != - ] || continue
@@ -232,6 +236,10 @@ run_table() {
 # --first-fail (verify-faults.sh): a quick pass first, DPOR alone against
 # the litmus answers and the pinned counts (one short run a row), which
 # kills most faults in seconds; then the comparisons with the reference.
+# the litmus tests and what each model must answer, as litmus.c gives them
+lock_bin today
+"$BIN" -L list >"$OUT/litmus-list.tsv" 2>"$OUT/litmus-list.err" ||
+	die "verify-ref: the litmus tests' expectations (verify -L list): $(head -1 "$OUT/litmus-list.err")"
 quick=0
 if [ "$first_fail" -eq 1 ]; then
 	quick=1

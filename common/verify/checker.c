@@ -2490,7 +2490,7 @@ static void usage(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nusage: verify [-m sc|tso|weak] [-c CPUS] [-a ACQS] [-n LEVELS] [-i IRQ_ACQS]\n"
 		"              [-l LOCKREF_CPUS] [-b PREEMPTIONS] [-w REORDERINGS] [-x MAX_EXECS]\n"
-		"              [-p PCT_DEPTH -s SEED] [-r SCHEDULE] [-N NAME] [-L LITMUS_TEST] [-A POISON]\n"
+		"              [-p PCT_DEPTH -s SEED] [-r SCHEDULE] [-N NAME] [-L LITMUS_TEST|list] [-A POISON]\n"
 		"       verify -T CYCLES [-c CPUS] [-C TRANSFER] [-H HOLD] [-W WORK] [-N NAME]: the cost model\n");
 	exit(2);
 }
@@ -2505,6 +2505,38 @@ static long num(const char *s, long lo, long hi, const char *what)
 		exit(2);
 	}
 	return v;
+}
+
+/*
+ * -L list: the project's own tests and what each model must answer, one
+ * tab-separated row a test under a header naming the columns, for the
+ * scripts (tsv_columns in lib.sh).  A test without a kind or an answer
+ * for every model is an error: each test carries its expectations.
+ */
+static void list_litmus(void)
+{
+	int i, m, bad = 0;
+
+	printf("name\tkind\t%s\t%s\t%s\tnote\n", model_name[0], model_name[1], model_name[2]);
+	for (i = 0; vc_litmus_tests[i].name; i++) {
+		const struct vc_litmus *t = &vc_litmus_tests[i];
+
+		if (!t->kind || (strcmp(t->kind, "plain") && strcmp(t->kind, "lock"))) {
+			fprintf(stderr, "verify: litmus test %s: kind is not plain or lock\n", t->name);
+			bad = 1;
+		}
+		for (m = 0; m < 3; m++)
+			if (!t->expect[m] || (strcmp(t->expect[m], "never") &&
+					      strcmp(t->expect[m], "reachable"))) {
+				fprintf(stderr, "verify: litmus test %s: no answer (never or reachable) under %s\n",
+					t->name, model_name[m]);
+				bad = 1;
+			}
+		printf("%s\t%s\t%s\t%s\t%s\t%s\n", t->name, t->kind ? t->kind : "-",
+		       t->expect[0] ? t->expect[0] : "-", t->expect[1] ? t->expect[1] : "-",
+		       t->expect[2] ? t->expect[2] : "-", t->note ? t->note : "");
+	}
+	exit(bad ? 2 : 0);
 }
 
 /* -L NAME: the project's own tests (litmus.c), then the LKMM suite's. */
@@ -2743,6 +2775,8 @@ int main(int argc, char **argv)
 				"-A (audit poison byte, or none)") : -1;
 			break;
 		case 'L':
+			if (!strcmp(optarg, "list"))
+				list_litmus();
 			cfg.litmus = find_litmus(optarg);
 			break;
 		case 'T':

@@ -46,6 +46,15 @@ struct vc_vars {
 
 struct vc_litmus {
 	const char *name;
+	/*
+	 * The project's own tests carry their expectations, as the LKMM's
+	 * carry a Result: line: "plain" or "lock" (a lock test runs on every
+	 * step's lock), and what each model must answer to the exists clause,
+	 * "never" or "reachable", under sc, tso and weak; -L list prints them.
+	 */
+	const char *kind;
+	const char *expect[3];
+	const char *note;	/* optional: why, or how it stands against real CPUs */
 	int threads;
 	int (*exists)(void);	/* at the end: the outcome asked about */
 
