@@ -37,7 +37,7 @@ help:
 	@echo "  make soak          every step and today booted as make test boots them, DURATION=60 s a run instead of 8"
 	@echo "  make bench         $$(. $(SCRIPTS)/lib.sh; table_stages bench | sed 's/\([0-9][0-9]*\)/step-\1/g') at 1, 2, 4 vCPUs, REPS=3 interleaved: table, CSV, plot"
 	@echo "  make bench-record  copy the last full bench and lab-bench results into book/bench/"
-	@echo "  make mutants       boot step $$(cat common/mutants/base-step) unmutated, then with each bug of common/mutants/; print the kill table"
+	@echo "  make mutants       boot step $$(. $(SCRIPTS)/lib.sh; mutant_base_step) unmutated, then with each bug of common/mutants/; print the kill table"
 	@echo "  make recheck       judge every recorded boot in build/runs/ again (RUNS=\"dir ...\" for some; UPDATE=1 records"
 	@echo "                     the new verdicts, otherwise the recorded ones stay)"
 	@echo "  make book          render book/ to HTML and EPUB in build/book/"

@@ -10,7 +10,7 @@
 # passes.  A mutant that does not apply or compile is an error, not a kill.
 # Prints the kill table beside the one make mutants measured in QEMU
 # (book: the step-7 chapter) and "lab mutants: N killed, N survived";
-# exits non-zero if a mutant of kind x86 (list.tsv) survives on x86_64 or
+# exits non-zero if a mutant booted as x86 (mutants.tsv) survives on x86_64 or
 # anything could not be built.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -44,7 +44,7 @@ declare -A req
 for arch in x86_64 sparc64; do
 	req[$arch]=$(expect_field "$step" "$arch" lab)
 	case ${req[$arch]} in
-	'' | -) die "common/expect.tsv runs step $step ($arch) outside the lab, but common/mutants/base-step names it" ;;
+	'' | -) die "common/expect.tsv runs step $step ($arch) outside the lab, but the booted mutants of common/mutants/mutants.tsv apply to it" ;;
 	esac
 done
 

@@ -430,12 +430,18 @@ host_summary() {
 	printf '%s CPUs, %s\n' "$(nproc)" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 }
 
-# mutant_rows [NAME...]: the rows (name TAB kind) of common/mutants/list.tsv,
-# only those named if names are given; an unknown name stops with the list.
-# Call it in a command substitution, so that its error stops the caller.
+# MUTANTS_TABLE: common/mutants/mutants.tsv, every mutant's facts in one
+# table (its step, whether make mutants boots it, what the checker must
+# do with it).
+MUTANTS_TABLE=$TOP/common/mutants/mutants.tsv
+
+# mutant_rows [NAME...]: the rows (name TAB kind) of the booted mutants
+# (the boot column of the table is not "-"), only those named if names
+# are given; an unknown name stops with the list.  Call it in a command
+# substitution, so that its error stops the caller.
 mutant_rows() {
 	local rows w
-	rows=$(tsv_columns "$TOP/common/mutants/list.tsv" name kind)
+	rows=$(tsv_columns "$MUTANTS_TABLE" name boot | awk -F'\t' '$2 != "-"')
 	for w in "$@"; do
 		printf '%s\n' "$rows" | cut -f1 | grep -qxF -- "$w" ||
 			die "no mutant '$w'; the mutants are: $(printf '%s\n' "$rows" | cut -f1 | tr '\n' ' ')"
@@ -447,18 +453,20 @@ mutant_rows() {
 	fi
 }
 
-# mutant_names: the mutants of common/mutants/list.tsv, on one line.
+# mutant_names: the booted mutants, on one line.
 mutant_names() {
-	tsv_columns "$TOP/common/mutants/list.tsv" name | tr '\n' ' ' | sed 's/ $//'
+	tsv_columns "$MUTANTS_TABLE" name boot | awk -F'\t' '$2 != "-" { print $1 }' | tr '\n' ' ' | sed 's/ $//'
 }
 
-# mutant_base_step: the step every mutant of common/mutants/ applies to
-# (common/mutants/base-step), checked to be a step.
+# mutant_base_step: the step every booted mutant applies to (their step
+# column, which must name one step).
 mutant_base_step() {
-	local n
-	n=$(cat "$TOP/common/mutants/base-step")
-	step_dir "$n" >/dev/null
-	printf '%s\n' "$((10#$n))"
+	local steps
+	steps=$(tsv_columns "$MUTANTS_TABLE" step boot | awk -F'\t' '$2 != "-" { print $1 }' | sort -u)
+	[ "$(printf '%s\n' "$steps" | grep -c .)" -eq 1 ] ||
+		die "${MUTANTS_TABLE#"$TOP"/}: the booted mutants (boot not \"-\") must apply to one step, not: $(printf '%s\n' "$steps" | tr '\n' ' ')"
+	step_dir "$steps" >/dev/null
+	printf '%s\n' "$((10#$steps))"
 }
 
 # The subject of a patch, without "[PATCH]", unfolded.

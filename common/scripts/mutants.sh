@@ -1,6 +1,6 @@
 #!/bin/bash
 # mutants.sh [NAME...]: the boot kill table.  First the unmutated base
-# step (common/mutants/base-step) is booted under the default torture plan
+# step (the step of the booted mutants in common/mutants/mutants.tsv) is booted under the default torture plan
 # and must PASS: a table against a step that fails by itself would count
 # its failure as kills.  Then each mutant of common/mutants/ is booted as
 # the stage N+NAME (the step with the mutant on top: what
@@ -10,8 +10,8 @@
 #   PASS  -> survived;  FAIL -> killed (the first sign of trouble and when);
 #   ERROR -> error: the harness could not build or boot it, never a kill.
 # Prints the table and "mutants: N killed, N survived (N of kind x86),
-# N errors"; exits non-zero if a mutant an x86 run must kill (kind x86 in
-# list.tsv) survived or any boot was an error.
+# N errors"; exits non-zero if a mutant an x86 run must kill (boot x86 in
+# common/mutants/mutants.tsv) survived or any boot was an error.
 #
 # mutants.sh --table [--runs DIR] [NAME...]: no boot; the table of the
 # run directories already recorded under DIR (default build/runs), which

@@ -10,7 +10,7 @@
 # passed (build/verify/results.tsv, newer than checker.c) is
 # not run again (make test runs verify.sh --short first).
 #
-# Each mutant of common/verify/mutants.tsv (common/verify/mutants/NAME.patch,
+# Each mutant of common/mutants/mutants.tsv (common/verify/mutants/NAME.patch,
 # else common/mutants/NAME.patch) is applied to a copy of its step's tree
 # and compiled for the checker exactly as verify.sh compiles the step, in
 # each layout of the step.  A layout whose code the mutant does not change
@@ -36,10 +36,10 @@ for a in "$@"; do
 	case $a in
 	--counted) counted_only=1 ;;
 	--reuse) reuse=1 ;;
-	-*) die "usage: $0 [--counted] [mutant...]  (mutants: $(tsv_columns common/verify/mutants.tsv name | tr '\n' ' '))" ;;
+	-*) die "usage: $0 [--counted] [mutant...]  (mutants: $(tsv_columns "$MUTANTS_TABLE" name | tr '\n' ' '))" ;;
 	*)
-		grep -q "^$a	" common/verify/mutants.tsv ||
-			die "verify-mutants: unknown mutant '$a'; valid: $(tsv_columns common/verify/mutants.tsv name | tr '\n' ' ')"
+		tsv_columns "$MUTANTS_TABLE" name | grep -qxF -- "$a" ||
+			die "verify-mutants: unknown mutant '$a'; valid: $(tsv_columns "$MUTANTS_TABLE" name | tr '\n' ' ')"
 		want+=("$a")
 		;;
 	esac
@@ -243,10 +243,10 @@ while IFS=$'\t' read -r name step must survive xrows also; do
 	for r in ${xrows//-/}; do
 		case " ${base_rows[$step]:-} " in *" $r "*) ;; *) base_rows[$step]="${base_rows[$step]:-} $r" ;; esac
 	done
-done < <(tsv_columns common/verify/mutants.tsv name step must survive rows also)
+done < <(tsv_columns "$MUTANTS_TABLE" name step must survive rows also)
 
 # One job per step, then one per mutant, as many jobs as cores
-# (VERIFY_JOBS=N); the table in the order of common/verify/mutants.tsv.
+# (VERIFY_JOBS=N); the table in the order of common/mutants/mutants.tsv.
 jobs_max=${VERIFY_JOBS:-$(nproc)}
 t0=$(now)
 for step in "${!base_models[@]}"; do

@@ -6,11 +6,12 @@
 #  - the litmus tests carry their expectations (common/verify/litmus.c):
 #    every test has a kind and an answer under each model (the checker's
 #    -L list refuses to print a test without them, too);
-#  - the checker's mutants: every patch of common/verify/mutants/ has a
-#    row of common/verify/mutants.tsv, every row a patch, and every row
-#    names plan rows and models that exist;
-#  - the booted mutants: common/mutants/*.patch and common/mutants/list.tsv,
-#    both ways;
+#  - the mutants (common/mutants/mutants.tsv, the one table of them):
+#    every patch of common/verify/mutants/ (the checker's own) has a row,
+#    every row a patch, and every row names plan rows and models that
+#    exist;
+#  - the booted mutants: common/mutants/*.patch and the rows whose boot
+#    column is x86 or ordering, both ways, and no other boot value;
 #  - the checker's plan: each row's name once.
 # Each check is then run on a doctored copy, which it must refuse for its
 # reason.  Prints KTAP (lib.sh) and "registries: N passed, N failed".
@@ -19,6 +20,7 @@ set -eu
 cd "$TOP"
 
 V=common/verify
+M=common/mutants/mutants.tsv
 
 # names FILE: the name column of a table's rows.
 names() { tsv_columns "$1" name; }
@@ -70,9 +72,13 @@ check_checker_mutants() {
 	done < <(tsv_columns "$1" name step must survive rows also)
 }
 
-# check_booted_mutants LIST.TSV DIR
+# check_booted_mutants MUTANTS.TSV DIR
 check_booted_mutants() {
-	diff_lists "$2/" "$(find "$2" -maxdepth 1 -name '*.patch' -printf '%f\n' | sed 's/\.patch$//')" "$1" "$(names "$1")"
+	local bad
+	bad=$(tsv_columns "$1" name boot | awk -F'\t' '$2 != "x86" && $2 != "ordering" && $2 != "-" { print $1 " has the boot kind " $2; exit }')
+	[ -z "$bad" ] || { echo "$bad, not x86, ordering or -"; return 1; }
+	diff_lists "$2/" "$(find "$2" -maxdepth 1 -name '*.patch' -printf '%f\n' | sed 's/\.patch$//')" \
+		"$1 (booted)" "$(tsv_columns "$1" name boot | awk -F'\t' '$2 != "-" { print $1 }')"
 }
 
 # check_plan PLAN.TSV
@@ -90,9 +96,9 @@ check() { # description command...
 }
 check "memory models: the checker's are VERIFY_MODELS ($VERIFY_MODELS)" check_models $V/checker.c "$VERIFY_MODELS"
 check "litmus tests: each of the $(grep -c '{ \.name = ' $V/litmus.c) in litmus.c carries its kind and its answer under each model" check_litmus $V/litmus.c
-check "the checker's mutants: mutants.tsv and the patches agree, its rows and models exist" \
-	check_checker_mutants $V/mutants.tsv $V/mutants $V/plan.tsv
-check "the booted mutants: common/mutants/list.tsv and the patches agree" check_booted_mutants common/mutants/list.tsv common/mutants
+check "the mutants: common/mutants/mutants.tsv and the checker's patches agree, its rows and models exist" \
+	check_checker_mutants $M $V/mutants $V/plan.tsv
+check "the booted mutants: common/mutants/mutants.tsv and common/mutants/*.patch agree" check_booted_mutants $M common/mutants
 check "the checker's plan: every row named once" check_plan $V/plan.tsv
 
 # Negative controls: each doctored copy is refused, for its reason.
@@ -115,14 +121,16 @@ sed 's/\(\.name = "IRIW", .*\)"never", "never", "reachable" }/\1"never", "never"
 refused "the test 'IRIW' does not carry" check_litmus "$tmp/litmus.c"
 sed 's/\(\.name = "CoRR", \.kind = \)"plain"/\1"plan"/' $V/litmus.c >"$tmp/litmus.c"
 refused "the test 'CoRR' does not carry" check_litmus "$tmp/litmus.c"
-grep -v '^xchg-tail-relaxed	' $V/mutants.tsv >"$tmp/mutants.tsv"
+grep -v '^xchg-tail-relaxed	' $M >"$tmp/mutants.tsv"
 refused "'xchg-tail-relaxed' is in $V/mutants/ and not in" check_checker_mutants "$tmp/mutants.tsv" $V/mutants $V/plan.tsv
-sed 's/^\(is-locked-locked-byte\t[^\t]*\t[^\t]*\t[^\t]*\t\)observe/\1observer/' $V/mutants.tsv >"$tmp/mutants.tsv"
+sed 's/^\(is-locked-locked-byte\t[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t\)observe/\1observer/' $M >"$tmp/mutants.tsv"
 refused "names the plan row 'observer'" check_checker_mutants "$tmp/mutants.tsv" $V/mutants $V/plan.tsv
-sed 's/^\(no-wmb-claim\t[^\t]*\t\)weak/\1arm/' $V/mutants.tsv >"$tmp/mutants.tsv"
+sed 's/^\(no-wmb-claim\t[^\t]*\t[^\t]*\t\)weak/\1arm/' $M >"$tmp/mutants.tsv"
 refused "names the model 'arm'" check_checker_mutants "$tmp/mutants.tsv" $V/mutants $V/plan.tsv
-grep -v '^no-wmb-claim	' common/mutants/list.tsv >"$tmp/list.tsv"
-refused "'no-wmb-claim' is in common/mutants/ and not in" check_booted_mutants "$tmp/list.tsv" common/mutants
+sed 's/^\(no-wmb-claim\t[^\t]*\t\)ordering/\1-/' $M >"$tmp/mutants.tsv"
+refused "'no-wmb-claim' is in common/mutants/ and not in" check_booted_mutants "$tmp/mutants.tsv" common/mutants
+sed 's/^\(no-wmb-claim\t[^\t]*\t\)ordering/\1arm64/' $M >"$tmp/mutants.tsv"
+refused "no-wmb-claim has the boot kind arm64" check_booted_mutants "$tmp/mutants.tsv" common/mutants
 { cat $V/plan.tsv; grep '^c3a1	' $V/plan.tsv; } >"$tmp/plan.tsv"
 refused "the row 'c3a1' is in" check_plan "$tmp/plan.tsv"
 ktap_end

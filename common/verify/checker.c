@@ -2517,7 +2517,11 @@ static void list_litmus(void)
 {
 	int i, m, bad = 0;
 
-	printf("name\tkind\t%s\t%s\t%s\tnote\n", model_name[0], model_name[1], model_name[2]);
+	_Static_assert(ARRAY_SIZE(model_name) == VC_MODELS, "a model without its litmus answers");
+	printf("name\tkind");
+	for (m = 0; m < VC_MODELS; m++)
+		printf("\t%s", model_name[m]);
+	printf("\tnote\n");
 	for (i = 0; vc_litmus_tests[i].name; i++) {
 		const struct vc_litmus *t = &vc_litmus_tests[i];
 
@@ -2525,16 +2529,17 @@ static void list_litmus(void)
 			fprintf(stderr, "verify: litmus test %s: kind is not plain or lock\n", t->name);
 			bad = 1;
 		}
-		for (m = 0; m < 3; m++)
+		for (m = 0; m < VC_MODELS; m++)
 			if (!t->expect[m] || (strcmp(t->expect[m], "never") &&
 					      strcmp(t->expect[m], "reachable"))) {
 				fprintf(stderr, "verify: litmus test %s: no answer (never or reachable) under %s\n",
 					t->name, model_name[m]);
 				bad = 1;
 			}
-		printf("%s\t%s\t%s\t%s\t%s\t%s\n", t->name, t->kind ? t->kind : "-",
-		       t->expect[0] ? t->expect[0] : "-", t->expect[1] ? t->expect[1] : "-",
-		       t->expect[2] ? t->expect[2] : "-", t->note ? t->note : "");
+		printf("%s\t%s", t->name, t->kind ? t->kind : "-");
+		for (m = 0; m < VC_MODELS; m++)
+			printf("\t%s", t->expect[m] ? t->expect[m] : "-");
+		printf("\t%s\n", t->note ? t->note : "");
 	}
 	exit(bad ? 2 : 0);
 }

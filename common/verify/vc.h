@@ -35,6 +35,9 @@ void vc_api_critical_section(struct vc_lockref *l, int me);
 bool vc_api_lockref_get(struct vc_lockref *l);
 void vc_api_cost_section(int *data);
 
+/* The memory models, in the checker's order (model_name[]: sc, tso, weak). */
+#define VC_MODELS		3
+
 /* Litmus tests (litmus.c): threads on plain shared variables and locks. */
 #define VC_LITMUS_THREADS	8
 /* The bytes at vc_vars(): a litmus test may lay out its own ints there. */
@@ -53,7 +56,7 @@ struct vc_litmus {
 	 * "never" or "reachable", under sc, tso and weak; -L list prints them.
 	 */
 	const char *kind;
-	const char *expect[3];
+	const char *expect[VC_MODELS];
 	const char *note;	/* optional: why, or how it stands against real CPUs */
 	int threads;
 	int (*exists)(void);	/* at the end: the outcome asked about */
