@@ -31,6 +31,7 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 static char cmdline[4096];
@@ -44,6 +45,12 @@ static void say(const char *fmt, ...)
 	vprintf(fmt, ap);
 	fputc('\n', stdout);
 	fflush(stdout);
+	/*
+	 * Wait until the serial line has sent it: the kernel's own messages
+	 * (a module loading next) go to the same console and would otherwise
+	 * land in the middle of this line ("lock=qspinlock[    2.57] ...").
+	 */
+	tcdrain(STDOUT_FILENO);
 	va_end(ap);
 }
 
