@@ -16,6 +16,8 @@ set -eu
 [ $# -eq 1 ] || die "usage: $0 FILE"
 file=$1
 [ -f "$file" ] || die "ktap-read: no such file: $file"
+# kunit.py works from the kernel tree's root: give it the whole path
+file=$(realpath "$file")
 kunit=$PRISTINE/tools/testing/kunit/kunit.py
 [ -f "$kunit" ] || die "ktap-read: $kunit is missing: run make check (it extracts the pristine tree)"
 command -v python3 >/dev/null || die "ktap-read: python3 is missing (apt-get install python3)"
