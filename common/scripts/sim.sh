@@ -55,7 +55,7 @@ OUT=$BUILD/verify
 . "$TOP/common/scripts/verify-lib.sh"
 
 # The locks, in the tables' order: name, then how to build it.
-locks=(ticket ttas mcs)
+locks=("${OTHER_LOCKS[@]}")
 for d in $(step_dirs); do
 	[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
 	locks+=("step-$((10#$(basename "$d" | cut -c1-2)))")
@@ -91,7 +91,6 @@ rm -f "$out/claims.txt"	# written again only by a run of the recorded model
 declare -A bin
 for l in "${locks[@]}"; do
 	case $l in
-	ticket | ttas | mcs) r=$(build_other "$l") ;;
 	today) r=$(build "$PRISTINE" nr64 sim-today) ;;
 	step-*-nr16k)
 		s=${l#step-}
@@ -102,6 +101,7 @@ for l in "${locks[@]}"; do
 		sdir=$(step_dir "${l#step-}")
 		r=$(build "$sdir/tree" nr64 "sim-$l")
 		;;
+	*) r=$(build_other "$l") ;;
 	esac || die "sim: $l $r"
 	bin[$l]=$r
 done

@@ -87,19 +87,30 @@ same_code() {
 	done
 }
 
-# build_other LOCK: build/verify/LOCK/verify for the cost model's locks that
-# are not a step (ticket: 6.1's generic ticket lock, the pristine tree's
-# own header, as the lab compiles it; ttas, mcs: common/verify/locks/), or
-# a FAIL reason.
+# OTHER_LOCKS: the cost model's locks that are not a step, in the
+# tables' order (the one list of them): ticket, 6.1's generic ticket lock
+# (the pristine tree's own header, as the lab compiles it); every other
+# one is common/verify/locks/NAME.h.
+OTHER_LOCKS=(ticket ttas mcs)
+
+# build_other LOCK: build/verify/LOCK/verify for one of OTHER_LOCKS, or a
+# FAIL reason.
 build_other() {
 	local lock=$1 out=$OUT/$1 flags
 	flags=("${CFLAGS[@]}" -DCONFIG_NR_CPUS=64 -I "$VSRC" -I "$SHIMSRC/include")
-	case $lock in
-	ticket) flags+=(-Wno-pointer-sign -I "$PRISTINE/include" -include linux/kconfig.h
-		"-DVC_LOCK=<asm-generic/spinlock.h>") ;;
-	ttas | mcs) flags+=("-DVC_LOCK=\"locks/$lock.h\"") ;;
-	*) echo "no such lock: $lock"; return 1 ;;
+	case " ${OTHER_LOCKS[*]} " in
+	*" $lock "*) ;;
+	*) echo "no such lock: $lock (the others are ${OTHER_LOCKS[*]})"; return 1 ;;
 	esac
+	if [ "$lock" = ticket ]; then
+		flags+=(-Wno-pointer-sign -I "$PRISTINE/include" -include linux/kconfig.h
+			"-DVC_LOCK=<asm-generic/spinlock.h>")
+	elif [ -f "$VSRC/locks/$lock.h" ]; then
+		flags+=("-DVC_LOCK=\"locks/$lock.h\"")
+	else
+		echo "no common/verify/locks/$lock.h for the lock $lock"
+		return 1
+	fi
 	rm -rf "$out"
 	mkdir -p "$out"
 	{

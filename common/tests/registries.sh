@@ -81,6 +81,16 @@ check_booted_mutants() {
 		"$1 (booted)" "$(tsv_columns "$1" name boot | awk -F'\t' '$2 != "-" { print $1 }')"
 }
 
+# check_other_locks LOCKS-DIR LOCK...: the cost model's locks (OTHER_LOCKS
+# in verify-lib.sh) and the headers of common/verify/locks/, both ways
+# (ticket is the pristine tree's).
+check_other_locks() {
+	local dir=$1
+	shift
+	diff_lists "$dir/" "$(find "$dir" -name '*.h' -printf '%f\n' | sed 's/\.h$//')" \
+		"OTHER_LOCKS" "$(printf '%s\n' "$@" | grep -vx ticket)"
+}
+
 # check_plan PLAN.TSV
 check_plan() {
 	local d
@@ -100,6 +110,9 @@ check "the mutants: common/mutants/mutants.tsv and the checker's patches agree, 
 	check_checker_mutants $M $V/mutants $V/plan.tsv
 check "the booted mutants: common/mutants/mutants.tsv and common/mutants/*.patch agree" check_booted_mutants $M common/mutants
 check "the checker's plan: every row named once" check_plan $V/plan.tsv
+# the list as verify-lib.sh defines it (sourcing it would install packages)
+OTHER_LOCKS=() && eval "$(grep '^OTHER_LOCKS=' common/scripts/verify-lib.sh)"
+check "the cost model's other locks: OTHER_LOCKS (${OTHER_LOCKS[*]}) and $V/locks/ agree" check_other_locks $V/locks "${OTHER_LOCKS[@]}"
 
 # Negative controls: each doctored copy is refused, for its reason.
 tmp=$(mktemp -d)
@@ -131,6 +144,7 @@ sed 's/^\(no-wmb-claim\t[^\t]*\t\)ordering/\1-/' $M >"$tmp/mutants.tsv"
 refused "'no-wmb-claim' is in common/mutants/ and not in" check_booted_mutants "$tmp/mutants.tsv" common/mutants
 sed 's/^\(no-wmb-claim\t[^\t]*\t\)ordering/\1arm64/' $M >"$tmp/mutants.tsv"
 refused "no-wmb-claim has the boot kind arm64" check_booted_mutants "$tmp/mutants.tsv" common/mutants
+refused "'ttas' is in $V/locks/ and not in" check_other_locks $V/locks ticket mcs
 { cat $V/plan.tsv; grep '^c3a1	' $V/plan.tsv; } >"$tmp/plan.tsv"
 refused "the row 'c3a1' is in" check_plan "$tmp/plan.tsv"
 ktap_end
