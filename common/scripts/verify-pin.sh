@@ -16,10 +16,19 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
 
-short=0 only=()
+# --merge FILE: run nothing; merge the counts an interrupted run recorded
+# (its build/verify/pinned.new: each line was written when its run had
+# given the answer the plan asks for).
+short=0 only=() merge=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--short) short=1 ;;
+	--merge)
+		[ $# -ge 2 ] || die "usage: $0 --merge FILE"
+		merge=$2
+		[ -s "$merge" ] || die "verify-pin: $merge is missing or empty"
+		shift
+		;;
 	--models | --configs)
 		[ $# -ge 2 ] || die "usage: $0 [--short] [--models \"...\"] [--configs \"...\"]"
 		only+=("$1" "$2")
@@ -32,15 +41,19 @@ done
 
 new=$BUILD/verify/pinned.new
 mkdir -p "$BUILD/verify"
-: >"$new"
-if [ "${#only[@]}" -gt 0 ]; then
+if [ -n "$merge" ]; then
+	[ "$merge" -ef "$new" ] || cp "$merge" "$new"
+elif [ "${#only[@]}" -gt 0 ]; then
+	: >"$new"
 	# some rows of verify.sh only (what a commit changed)
 	if [ "$short" -eq 1 ]; then only+=(--short); fi
 	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" "${only[@]}"
 elif [ "$short" -eq 1 ]; then
+	: >"$new"
 	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" --short
 	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify-ref.sh" --check
 else
+	: >"$new"
 	# as make verify runs it: with gcov's counters, which change no count
 	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" --coverage
 	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify-ref.sh"
