@@ -56,7 +56,7 @@ else
 fi
 
 # The table, from the run directories.
-table=()
+table=() status=() desc=()
 killed=0 survived=0 escaped=0 errors=0
 for row in "${rows[@]}"; do
 	name=${row%%$'\t'*}
@@ -96,11 +96,26 @@ for row in "${rows[@]}"; do
 	esac
 	how=$(printf '%s' "$how" | cut -c1-80)
 	table+=("$(printf '%-24s %-8s %-8s %-16s %s' "$name" "$kind" "$verdict" "$when" "$how")")
+	# not ok: the harness could not judge it, or an x86 mutant survived;
+	# an ordering mutant's survival is a finding, not a failure
+	case $verdict:$kind in
+	error:* | survived:x86) status+=(1) ;;
+	*) status+=(0) ;;
+	esac
+	desc+=("mutant $name ($kind): $verdict$([ "$when" = - ] || echo ", $when"): $how")
 done
 
+# The kill table as KTAP: a result a mutant, the table as notes.
 echo
-echo "base: $(run_file "$base" verdict.txt)"
-printf '%-24s %-8s %-8s %-16s %s\n' mutant kind verdict "first sign" "how it failed"
-printf '%s\n' "${table[@]}"
+ktap_begin mutants "${#table[@]}"
+ktap_note "base: $(run_file "$base" verdict.txt)" \
+	"$(printf '%-24s %-8s %-8s %-16s %s' mutant kind verdict "first sign" "how it failed")"
+for i in "${!table[@]}"; do
+	ktap_note "${table[$i]}"
+done
+for i in "${!table[@]}"; do
+	ktap_result "${status[$i]}" "${desc[$i]}"
+done
+ktap_end >/dev/null || true
 echo "mutants: $killed killed, $survived survived ($escaped of kind x86), $errors errors"
 [ "$escaped" -eq 0 ] && [ "$errors" -eq 0 ]
