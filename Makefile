@@ -45,7 +45,7 @@ help:
 	@echo "                     (FILES=\"checker lab build boot NAME...\" for some; RUNROOT=DIR: boots recorded there)"
 	@echo "  make verify        the lock checker: steps $$(. $(SCRIPTS)/lib.sh; lab_steps | tr ' ' ',') and today on simulated CPUs, every interleaving of small"
 	@echo "                     configurations (and PCT for large ones) under SC, TSO and a weak model, its litmus"
-	@echo "                     tests and audit, then its kill table"
+	@echo "                     tests and audit, each step's coverage (gcov), then the reference search, the LKMM suite and its kill table"
 	@echo "  make verify-N      the lock checker on step N only, or on 6.1's own lock (verify-today)"
 	@echo "                     (MODELS=\"sc tso weak\" CONFIGS=\"c3a1 ... litmus audit\")"
 	@echo "  make verify-mutants the checker's kill table alone (MUTANTS=\"a b\" for some)"
