@@ -166,8 +166,7 @@ relative() {
 
 # plan_opts CONFIG MODEL: the options of that row of common/verify/plan.tsv.
 plan_opts() {
-	tsv_columns common/verify/plan.tsv name sc tso weak | awk -F'\t' -v c="$1" -v m="$2" '$1 == c {
-		print (m == "sc" ? $2 : m == "tso" ? $3 : $4); exit }'
+	tsv_columns common/verify/plan.tsv name "$2" | awk -F'\t' -v c="$1" '$1 == c { print $2; exit }'
 }
 
 # A recorder writes the output to $body and sets cmd (line 1), tools and,

@@ -128,9 +128,7 @@ echo
 ktap_begin lab-mutants "${#table[@]}"
 ktap_note "Lab kill table: step $step + each mutant, 4 threads, $([ "$short" -eq 1 ] && echo "short runs (${ms_x86}-${max_x86} ms)" || echo "${ms_x86}-${max_x86} ms runs"); x86_64 native, sparc64 under $QEMU_SPARC64" \
 	"$(printf '  %-24s %-9s %-10s %-10s %-9s %s' mutant kind x86_64 sparc64 verdict "first sign")"
-for i in "${!table[@]}"; do
-	ktap_note "  ${table[$i]}"
-done
+ktap_note "${table[@]/#/  }"
 for i in "${!table[@]}"; do
 	ktap_result "${status[$i]}" "${desc[$i]}"
 done

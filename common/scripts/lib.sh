@@ -349,7 +349,7 @@ KTAP_SUBTEST_OF_THIS=${KTAP_SUBTEST:-${KTAP_SUBTEST_OF_THIS:-}}
 KTAP_INDENT_OF_THIS=${KTAP_INDENT:-${KTAP_INDENT_OF_THIS:-}}
 unset KTAP_SUBTEST KTAP_INDENT
 ktap_begin() { # NAME [COUNT]
-	KTAP_NAME=$1 KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_SKIPPED=0 KTAP_PLAN=${2:-}
+	KTAP_NAME=$1 KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_PLAN=${2:-}
 	KTAP_IN=$KTAP_INDENT_OF_THIS
 	printf '%sKTAP version 1\n' "$KTAP_IN"
 	if [ -n "$KTAP_SUBTEST_OF_THIS" ]; then
@@ -362,7 +362,6 @@ ktap_result() { # RC DESCRIPTION [DETAIL-FILE]
 	KTAP_N=$((KTAP_N + 1))
 	if [ "$1" -eq 0 ]; then
 		KTAP_PASS=$((KTAP_PASS + 1))
-		case $2 in *" # SKIP"*) KTAP_SKIPPED=$((KTAP_SKIPPED + 1)) ;; esac
 		printf '%sok %d %s\n' "$KTAP_IN" "$KTAP_N" "$2"
 	else
 		KTAP_FAIL=$((KTAP_FAIL + 1))
@@ -435,13 +434,19 @@ host_summary() {
 # do with it).
 MUTANTS_TABLE=$TOP/common/mutants/mutants.tsv
 
-# mutant_rows [NAME...]: the rows (name TAB kind) of the booted mutants
-# (the boot column of the table is not "-"), only those named if names
-# are given; an unknown name stops with the list.  Call it in a command
-# substitution, so that its error stops the caller.
+# booted_mutants COLUMN...: those columns and the boot kind of every
+# mutant make mutants boots (its boot column is not "-").
+booted_mutants() {
+	tsv_columns "$MUTANTS_TABLE" "$@" boot | awk -F'\t' '$NF != "-"'
+}
+
+# mutant_rows [NAME...]: the rows (name TAB kind) of the booted mutants,
+# only those named if names are given; an unknown name stops with the
+# list.  Call it in a command substitution, so that its error stops the
+# caller.
 mutant_rows() {
 	local rows w
-	rows=$(tsv_columns "$MUTANTS_TABLE" name boot | awk -F'\t' '$2 != "-"')
+	rows=$(booted_mutants name)
 	for w in "$@"; do
 		printf '%s\n' "$rows" | cut -f1 | grep -qxF -- "$w" ||
 			die "no mutant '$w'; the mutants are: $(printf '%s\n' "$rows" | cut -f1 | tr '\n' ' ')"
@@ -455,14 +460,14 @@ mutant_rows() {
 
 # mutant_names: the booted mutants, on one line.
 mutant_names() {
-	tsv_columns "$MUTANTS_TABLE" name boot | awk -F'\t' '$2 != "-" { print $1 }' | tr '\n' ' ' | sed 's/ $//'
+	booted_mutants name | cut -f1 | tr '\n' ' ' | sed 's/ $//'
 }
 
 # mutant_base_step: the step every booted mutant applies to (their step
 # column, which must name one step).
 mutant_base_step() {
 	local steps
-	steps=$(tsv_columns "$MUTANTS_TABLE" step boot | awk -F'\t' '$2 != "-" { print $1 }' | sort -u)
+	steps=$(booted_mutants step | cut -f1 | sort -u)
 	[ "$(printf '%s\n' "$steps" | grep -c .)" -eq 1 ] ||
 		die "${MUTANTS_TABLE#"$TOP"/}: the booted mutants (boot not \"-\") must apply to one step, not: $(printf '%s\n' "$steps" | tr '\n' ' ')"
 	step_dir "$steps" >/dev/null
@@ -505,7 +510,6 @@ tsv_columns() {
 			if (bad) exit 1
 			# a table with a header and no rows (no known bug left) is empty
 			if (!h && last != "") header(last)
-			if (bad) exit 1
 			if (!h) { print "error: " file " has no header line naming its columns" > "/dev/stderr"; exit 1 }
 		}' "$f"
 }

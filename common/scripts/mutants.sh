@@ -110,9 +110,7 @@ echo
 ktap_begin mutants "${#table[@]}"
 ktap_note "base: $(run_file "$base" verdict.txt)" \
 	"$(printf '%-24s %-8s %-8s %-16s %s' mutant kind verdict "first sign" "how it failed")"
-for i in "${!table[@]}"; do
-	ktap_note "${table[$i]}"
-done
+ktap_note "${table[@]}"
 for i in "${!table[@]}"; do
 	ktap_result "${status[$i]}" "${desc[$i]}"
 done

@@ -43,20 +43,20 @@ new=$BUILD/verify/pinned.new
 mkdir -p "$BUILD/verify"
 if [ -n "$merge" ]; then
 	[ "$merge" -ef "$new" ] || cp "$merge" "$new"
-elif [ "${#only[@]}" -gt 0 ]; then
-	: >"$new"
-	# some rows of verify.sh only (what a commit changed)
-	if [ "$short" -eq 1 ]; then only+=(--short); fi
-	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" "${only[@]}"
-elif [ "$short" -eq 1 ]; then
-	: >"$new"
-	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" --short
-	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify-ref.sh" --check
 else
 	: >"$new"
-	# as make verify runs it: with gcov's counters, which change no count
-	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" --coverage
-	VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify-ref.sh"
+	if [ "${#only[@]}" -gt 0 ]; then
+		# some rows of verify.sh only (what a commit changed)
+		if [ "$short" -eq 1 ]; then only+=(--short); fi
+		VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" "${only[@]}"
+	elif [ "$short" -eq 1 ]; then
+		VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" --short
+		VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify-ref.sh" --check
+	else
+		# as make verify runs it: with gcov's counters, which change no count
+		VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify.sh" --coverage
+		VERIFY_PIN_OUT=$new "$TOP/common/scripts/verify-ref.sh"
+	fi
 fi
 pinned=common/verify/pinned.tsv
 [ -f "$pinned" ] || printf '# label\texecutions\tbehaviours\tfinal states\texhausted\n' >"$pinned"

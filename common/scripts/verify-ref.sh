@@ -82,8 +82,7 @@ bounded() {
 
 # litmus_want NAME MODEL: the answer the test carries for MODEL.
 litmus_want() {
-	tsv_columns "$OUT/litmus-list.tsv" name sc tso weak | awk -F'\t' -v n="$1" -v m="$2" '$1 == n {
-		print (m == "sc" ? $2 : m == "tso" ? $3 : $4) }'
+	tsv_columns "$OUT/litmus-list.tsv" name "$2" | awk -F'\t' -v n="$1" '$1 == n { print $2 }'
 }
 
 # pinned_only BIN LABEL OPTIONS...: a configuration too large for the

@@ -110,7 +110,7 @@ check_variant() {
 				rc=0
 				# --coverage: each row's counters in a directory of its
 				# own (verify-coverage.sh --from-runs reads them)
-				rm -rf "$OUT/$name/gcda/$m-$cname"
+				[ "$coverage" -eq 0 ] || rm -rf "$OUT/$name/gcda/$m-$cname"
 				# shellcheck disable=SC2086 # copts is a list of options
 				GCOV_PREFIX=$OUT/$name/gcda/$m-$cname GCOV_PREFIX_STRIP=$strip \
 					timeout 600 "$bin" -q -m "$m" -N "step-$n/$v/$cname" $copts >"$log" 2>&1 || rc=$?
