@@ -20,10 +20,12 @@
 #
 # One KTAP result a step, layout and model ("coverage step-7/nr64 sc: 118
 # of 124 lines, 60 of 72 branches"; not ok when a run did not end with a
-# verdict), then one a step: the lines that no row reaches under any model
-# and in any layout, each of which must be listed with its reason in
-# common/verify/coverage-unreached.tsv, and every row of that table must
-# still name an unreached line.  Ends with "verify-coverage: N passed, N
+# verdict), then one a step and model: the lines that no row reaches under
+# that model in any layout, each of which must be listed with its reason
+# in common/verify/coverage-unreached.tsv for that model, and every row of
+# that table must still name an unreached line under each model it names
+# (a line one model reaches and another does not is a row for the other
+# alone, or a row of the plan that reaches it there too).  Ends with "verify-coverage: N passed, N
 # failed".  The per-run counts are in build/verify/coverage/coverage.tsv.
 #
 # The counts are gcov's, of the code as the checker runs it (-O2).  At -O2
@@ -139,9 +141,45 @@ summary() {
 		END { printf "%d of %d lines, %d of %d branches\n", rl, nl, tb, nb }' "${files[@]}"
 }
 
+# map_lines FROM TO TABLE...: the line tables (FILE LINE COUNT) of runs
+# whose code was compiled from the tree FROM, as lines of the tree TO: a
+# layout whose code is an earlier step's (the same object code) counts
+# for this step too, and the files differ only where they compiled to
+# nothing (comments, code #ifdef'd out in that layout).  Each line of
+# FROM's file that diff finds unchanged in TO's is renumbered; the others
+# are dropped.
+map_lines() {
+	local from=$1 to=$2 f
+	shift 2
+	while IFS= read -r f; do
+		if [ ! -f "$from/$f" ] || [ ! -f "$to/$f" ]; then continue; fi
+		diff "$from/$f" "$to/$f" | awk -v n="$(wc -l <"$from/$f")" '
+			function keep(upto) { while (po <= upto) print po++ "\t" pn++ }
+			BEGIN { po = 1; pn = 1 }
+			/^[0-9]/ {
+				h = $0
+				match(h, /[acd]/)
+				op = substr(h, RSTART, 1)
+				split(substr(h, 1, RSTART - 1), o, ",")
+				split(substr(h, RSTART + 1), r, ",")
+				if (!(2 in o)) o[2] = o[1]
+				if (!(2 in r)) r[2] = r[1]
+				if (op == "a") { keep(o[1]); pn = r[2] + 1 }
+				else if (op == "d") { keep(o[1] - 1); po = o[2] + 1; pn = r[1] + 1 }
+				else { keep(o[1] - 1); po = o[2] + 1; pn = r[2] + 1 }
+				delete o; delete r
+			}
+			END { keep(n) }' >"$OUT/map.tmp"
+		awk -F'\t' -v OFS='\t' -v f="$f" 'NR == FNR { m[$1] = $2; next }
+			$1 == f && ($2 in m) { $2 = m[$2]; print }' "$OUT/map.tmp" "$@"
+	done < <(cut -f1 "$@" | sort -u)
+	rm -f "$OUT/map.tmp"
+}
+
 # cover_variant TREE N VARIANT: build the step in one layout, run the plan
 # under every model, one KTAP result a model; appends the layout's line
-# tables to the step's list (step_lines).
+# tables to the step's lists, one a model (step_lines[MODEL], paths
+# separated by spaces).
 cover_variant() {
 	local t=$1 n=$2 v=$3 name=step-$2-$3 bin out strip cname cshort sc_opts tso_opts weak_opts m copts d log rc
 	local bad why runs line label
@@ -221,13 +259,14 @@ cover_variant() {
 		line="coverage $label $m: $(summary "${runs[@]}")"
 		printf '%s\t%s\t%s\tall\t-\t%s\n' "$n" "$v" "$m" "${line#*: }" >>"$OUT/coverage.tsv"
 		ktap_result "$bad" "$line (${#runs[@]} rows)${why:+: ${why#; }}"
-		step_lines+=("${runs[@]/%//lines.tsv}")
+		step_lines[$m]+=" ${runs[*]/%//lines.tsv}"
 	done
 }
 
-# unreached N TREE LINES...: the lines of code of step N (in any layout)
-# that no run reaches, checked against the table.  A row of the table
-# (STEPS, PLAN, FILE, TEXT, REASON; STEPS a comma list; PLAN "short": a row
+# unreached N MODEL TREE LINES...: the lines of code of step N (in any
+# layout) that no run under MODEL reaches, checked against the table.  A
+# row of the table (STEPS, MODELS, PLAN, FILE, TEXT, REASON; STEPS and
+# MODELS comma lists, MODELS "all" for sc,tso,weak; PLAN "short": a row
 # for --short only) names one line of code of FILE by a piece of its text
 # (whitespace runs read as one space), and covers it if no run reaches
 # it, and the unreached lines of code that follow it up to the next line
@@ -236,9 +275,9 @@ cover_variant() {
 # unreached line ("  # FILE:LINE: TEXT  [REASON]"), what is wrong with the
 # table, and last "ok|not ok<TAB>SUMMARY".
 unreached() {
-	local n=$1 t=$2
-	shift 2
-	awk -F'\t' -v step="$n" -v short="$short" -v tree="$t/" -v table="$TABLE" '
+	local n=$1 model=$2 t=$3
+	shift 3
+	awk -F'\t' -v step="$n" -v model="$model" -v short="$short" -v tree="$t/" -v table="$TABLE" '
 		function norm(s) { gsub(/[ \t]+/, " ", s); sub(/^ /, "", s); sub(/ $/, "", s); return s }
 		function text(f, l,    s, i) {
 			if (!(f in READ)) {
@@ -270,11 +309,23 @@ unreached() {
 					continue
 				}
 				if (r ~ /^#/ || r == "") continue
-				if (!("steps" in C) || !("plan" in C) || !("file" in C) || !("text" in C) || !("reason" in C)) {
-					print "error: " table " has no header naming steps, plan, file, text and reason" > "/dev/stderr"
+				if (!("steps" in C) || !("models" in C) || !("plan" in C) || !("file" in C) || !("text" in C) || !("reason" in C)) {
+					print "error: " table " has no header naming steps, models, plan, file, text and reason" > "/dev/stderr"
 					exit 2
 				}
 				split(r, c, "\t")
+				mods = c[C["models"]]
+				if (mods == "all") mods = "sc,tso,weak"
+				nm = split(mods, ms, ",")
+				formodel = 0
+				for (i = 1; i <= nm; i++) {
+					if (ms[i] != "sc" && ms[i] != "tso" && ms[i] != "weak") {
+						print "error: " table ":" nr ": the models column lists sc, tso, weak or says all, not \"" c[C["models"]] "\"" > "/dev/stderr"
+						exit 2
+					}
+					if (ms[i] == model) formodel = 1
+				}
+				if (!formodel) continue
 				ns = split(c[C["steps"]], s, ",")
 				for (i = 1; i <= ns; i++) if (s[i] == step && (c[C["plan"]] != "short" || short)) {
 					nt++; TL[nt] = nr; TP[nt] = c[C["plan"]]; TF[nt] = c[C["file"]]
@@ -314,7 +365,7 @@ unreached() {
 				for (j = i; j > 1 && U[j - 1] > U[j]; j--) { x = U[j]; U[j] = U[j - 1]; U[j - 1] = x }
 			for (i = 1; i <= nu; i++) print U[i]
 			for (i = 1; i <= np; i++) print P[i]
-			printf "%s\t%d lines no row reaches%s\n", (bad ? "not ok" : "ok"), nu,
+			printf "%s\t%d lines no row reaches under %s%s\n", (bad ? "not ok" : "ok"), nu, model,
 				(bad ? sprintf(", %d not in %s, %d rows of it wrong", nnew, table, bad - nnew) : (nu ? ", each in " table " with its reason" : ""))
 		}' "$@" |
 		awk -F'\t' '
@@ -327,6 +378,8 @@ unreached() {
 			{ print }'
 }
 
+# step_lines[MODEL]: the line tables of the step's runs under MODEL
+declare -A step_lines
 t0=$(now)
 ktap_begin verify-coverage
 "$TOP/common/scripts/pristine.sh"
@@ -341,11 +394,10 @@ for d in $(step_dirs) today; do
 		continue
 	fi
 	if [ "$d" = today ]; then
-		tree=$PRISTINE variants="nr64 nr16k"
+		tree=$PRISTINE variants=$(checker_layouts today)
 	else
 		[ "$(expect_field "$n" x86_64 lab)" != - ] || continue
-		tree=$d/tree variants=nr64
-		[ "$(expect_field "$n" x86_64 variant)" != nr16k ] || variants="nr64 nr16k"
+		tree=$d/tree variants=$(checker_layouts "$n")
 	fi
 	step_lines=() same_lines=() step_tree=$tree
 	for v in $variants; do
@@ -356,25 +408,49 @@ for d in $(step_dirs) today; do
 		fi
 		cover_variant "$tree" "$n" "$v"
 	done
+	# a step some of whose layouts are an earlier step's code and others
+	# its own: the earlier step's line tables, renumbered as lines of this
+	# step's tree (map_lines)
+	if [ "${#step_lines[@]}" -gt 0 ] && [ "${#same_lines[@]}" -gt 0 ]; then
+		for r in "${same_lines[@]}"; do
+			rn=$(printf '%s' "$r" | cut -d- -f2)
+			if [ "$rn" = today ]; then rtree=$PRISTINE; else rtree=$(step_dir "$rn")/tree; fi
+			for m in $MODELS; do
+				tables=()
+				for f in "$OUT/$r/gcda/$m"-*/lines.tsv; do
+					[ ! -f "$f" ] || tables+=("$f")
+				done
+				[ "${#tables[@]}" -gt 0 ] || continue
+				mkdir -p "$OUT/step-$n-mapped"
+				map_lines "$rtree" "$tree" "${tables[@]}" >"$OUT/step-$n-mapped/$r-$m.lines.tsv"
+				step_lines[$m]+=" $OUT/step-$n-mapped/$r-$m.lines.tsv"
+			done
+		done
+	fi
 	# a step all of whose layouts were an earlier step's code: that
 	# step's line tables, in its tree
 	if [ "${#step_lines[@]}" -eq 0 ] && [ "${#same_lines[@]}" -gt 0 ]; then
 		for r in "${same_lines[@]}"; do
-			for f in "$OUT/$r"/gcda/*/lines.tsv; do
-				[ ! -f "$f" ] || step_lines+=("$f")
+			for m in $MODELS; do
+				for f in "$OUT/$r/gcda/$m"-*/lines.tsv; do
+					[ ! -f "$f" ] || step_lines[$m]+=" $f"
+				done
 			done
 		done
 		tree=$step_tree
 	fi
 	ran=$((ran + 1))
-	if [ "${#step_lines[@]}" -eq 0 ]; then
-		ktap_result 1 "coverage $(stage_label "$n"): no run, no unreached lines to check"
-		continue
-	fi
-	res=$(unreached "$n" "$tree" "${step_lines[@]}")
-	status=$(printf '%s\n' "$res" | tail -1)
-	ktap_result "$([ "${status%%$'\t'*}" = ok ] && echo 0 || echo 1)" "coverage $(stage_label "$n"): ${status#*$'\t'}"
-	printf '%s\n' "$res" | sed '$d'
+	for m in $MODELS; do
+		if [ -z "${step_lines[$m]:-}" ]; then
+			ktap_result 1 "coverage $(stage_label "$n") $m: no run, no unreached lines to check"
+			continue
+		fi
+		# shellcheck disable=SC2086 # a list of paths without spaces
+		res=$(unreached "$n" "$m" "$tree" ${step_lines[$m]})
+		status=$(printf '%s\n' "$res" | tail -1)
+		ktap_result "$([ "${status%%$'\t'*}" = ok ] && echo 0 || echo 1)" "coverage $(stage_label "$n") $m: ${status#*$'\t'}"
+		printf '%s\n' "$res" | sed '$d'
+	done
 done
 [ "$ran" -gt 0 ] || die "verify-coverage: nothing ran (no step matched)"
 echo "# $(($(now) - t0)) s; per run: ${OUT#"$TOP"/}/coverage.tsv, counters and logs: ${OUT#"$TOP"/}/step-*/gcda/"

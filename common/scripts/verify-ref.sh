@@ -181,7 +181,62 @@ compare() {
 		exit 1
 	fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$*" "$(field classes "$d")" "$(field classes "$r")" \
-		"$(field executions "$d")" "$(field executions "$r")" >>"$OUT/reference.tsv"
+		"$(field executions "$d")" "$(field executions "$r")" >>"${REF_TSV:-$OUT/reference.tsv}"
+}
+
+# The configurations run in parallel, one job a core (VERIFY_JOBS=N; one
+# with --first-fail, which stops at the first failure).  spawn FUNCTION
+# ARGS... runs one configuration in a background job, whose KTAP results
+# go to a file of its own (JOBDIR/SEQ.lines: "R<TAB>RC<TAB>TEXT", "S" for
+# a skip); flush prints the finished ones in the table's order, so the
+# output is the one a serial run prints.
+jobs_max=${VERIFY_JOBS:-$(nproc)}
+[ "$first_fail" -eq 0 ] || jobs_max=1
+check_number VERIFY_JOBS "$jobs_max" 1 64
+JOBDIR=$(mktemp -d)
+trap 'rm -rf "$JOBDIR"' EXIT
+seq_next=0 seq_out=0
+spawn() {
+	if [ "$jobs_max" -le 1 ]; then
+		"$@"
+		return
+	fi
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n || true
+		flush
+	done
+	local f=$JOBDIR/$seq_next
+	seq_next=$((seq_next + 1))
+	job "$f" "$@" &
+}
+# job FILE FUNCTION ARGS...: one configuration, in the background (spawn)
+job() {
+	local f=$1
+	shift
+	# shellcheck disable=SC2317 # called by the function the job runs
+	ktap_result() { printf 'R\t%s\t%s\n' "$1" "$2" >>"$f.lines"; }
+	local KTAP_SKIP=0 REF_TSV=$f.tsv
+	"$@" >"$f.out" 2>&1 </dev/null || true
+	[ "$KTAP_SKIP" -eq 0 ] || echo S >>"$f.lines"
+	touch "$f.done"
+}
+flush() {
+	local f kind rc text
+	while [ -f "$JOBDIR/$seq_out.done" ]; do
+		f=$JOBDIR/$seq_out
+		[ ! -s "$f.out" ] || cat "$f.out"
+		[ ! -f "$f.tsv" ] || cat "$f.tsv" >>"$OUT/reference.tsv"
+		if [ -f "$f.lines" ]; then
+			while IFS=$'\t' read -r kind rc text; do
+				case $kind in
+				R) ktap_result "$rc" "$text" ;;
+				S) KTAP_SKIP=$((KTAP_SKIP + 1)) ;;
+				esac
+			done <"$f.lines"
+		fi
+		rm -f "$f".*
+		seq_out=$((seq_out + 1))
+	done
 }
 
 # The reference's execution budget: make check's share is smaller.
@@ -212,18 +267,18 @@ run_table() {
 				litmus-plain | litmus-lock)
 					for t in $(litmus_names "${kind#litmus-}"); do
 						# shellcheck disable=SC2086 # opts is a list of options
-						compare "$bin" "$lock/$t/$m" "$(litmus_want "$t" "$m")" -m "$m" -L "$t" $opts
+						spawn compare "$bin" "$lock/$t/$m" "$(litmus_want "$t" "$m")" -m "$m" -L "$t" $opts
 					done
 					;;
 				lock)
 					# shellcheck disable=SC2086 # opts is a list of options
-					compare "$bin" "$lock/$name/$m" "" -m "$m" $opts
+					spawn compare "$bin" "$lock/$name/$m" "" -m "$m" $opts
 					;;
 				pinned)
 					# once: in the quick pass when there is one
 					if [ "$quick" -eq 1 ] || [ "$first_fail" -eq 0 ]; then
 						# shellcheck disable=SC2086 # opts is a list of options
-						pinned_only "$bin" "$lock/$name/$m" -m "$m" $opts
+						spawn pinned_only "$bin" "$lock/$name/$m" -m "$m" $opts
 					fi
 					;;
 				*) die "common/verify/reference.tsv: row $name has kind '$kind' (litmus-plain, litmus-lock, lock or pinned)" ;;
@@ -231,6 +286,8 @@ run_table() {
 			done
 		done
 	done < <(tsv_columns common/verify/reference.tsv name kind locks sc tso weak check)
+	wait
+	flush
 }
 # --first-fail (verify-faults.sh): a quick pass first, DPOR alone against
 # the litmus answers and the pinned counts (one short run a row), which
