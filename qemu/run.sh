@@ -10,7 +10,9 @@
 #               (default 120).
 #               Prints the run directory.
 #   MODE shell: an interactive busybox shell on the guest (Ctrl-A X quits).
-# Environment: CPUS, DURATION, PLAN, QSLTORTURE, QSL_GRACE, KVM=1 (opt-in).
+# Environment: CPUS, DURATION, PLAN, QSLTORTURE, QSL_GRACE, KVM=1 (opt-in),
+# QEMU_CPU (x86_64: QEMU's -cpu; step.sh's second boot of a step with a
+# "bare" column clears the hypervisor bit with it).
 set -eu
 . "$(dirname "$0")/../common/scripts/lib.sh"
 
@@ -58,6 +60,7 @@ log=$dir/console.log
 {
 	printf 'stage=%s\narch=%s\nmutant=%s\ntag=%s\n' "$(stage_step "$n")" "$arch" "$(stage_mutant "$n")" "${4:-}"
 	printf 'cpus=%s\nduration=%s\nplan=%s\nqsltorture=%s\naccel=%s\n' "$CPUS" "$DURATION" "$PLAN" "$QSLTORTURE" "$ACCEL"
+	printf 'qemu_cpu=%s\n' "${QEMU_CPU:-default}"
 	printf 'kernel=%s\nstarted=%s\n' "${QEMU_KERNEL#"$TOP"/}" "$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
 } >"$dir/run.env"
 printf '%q ' "$QEMU_BIN" "${QEMU_ARGS[@]}" -display none -monitor none -serial stdio >"$dir/qemu.cmd"

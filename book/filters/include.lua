@@ -671,3 +671,52 @@ function CodeBlock(el)
     el,
   }, pandoc.Attr("", { "listing" }))
 end
+
+--[[
+Chapter numbers.  A link whose text is the word "chapter" (or "Chapter")
+and whose target is the page of a chapter of book/chapters.tsv gets that
+chapter's number, its place in the table (the introduction is chapter 0):
+[chapter](upstream.html) reads "chapter 11" while upstream.md is the
+twelfth line of the table.  A chapter added in the middle renumbers every
+reference; a link that writes its number by hand stops the build.
+]]
+local chapter_number
+local function chapter_numbers()
+  if chapter_number then
+    return chapter_number
+  end
+  chapter_number = {}
+  local text = read_file(TOP .. "/book/chapters.tsv")
+  if not text then
+    error("\nbook: book/chapters.tsv is missing\n", 0)
+  end
+  local n = 0
+  for line in text:gmatch("[^\n]+") do
+    local f = line:match("^([^\t#][^\t]*%.md)\t")
+    if f then
+      chapter_number[f:gsub("%.md$", ".html")] = n
+      n = n + 1
+    end
+  end
+  return chapter_number
+end
+
+function Link(el)
+  local text = pandoc.utils.stringify(el.content)
+  local word, num = text:match("^([Cc]hapter)%s*(%d*)$")
+  if not word then
+    return nil
+  end
+  local page = el.target:gsub("#.*$", "")
+  local n = chapter_numbers()[page]
+  if n == nil then
+    return nil
+  end
+  if num ~= "" then
+    error("\nbook: " .. table.concat(PANDOC_STATE.input_files, ", ") .. ": the link [" .. text .. "](" ..
+      el.target .. ") writes a chapter number by hand; write [" .. word .. "](" .. el.target ..
+      "): the number comes from book/chapters.tsv\n", 0)
+  end
+  el.content = { pandoc.Str(word), pandoc.Space(), pandoc.Str(tostring(n)) }
+  return el
+end

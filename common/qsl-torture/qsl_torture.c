@@ -22,6 +22,10 @@
  *  - While it holds a lock, each context samples the lock word and counts
  *    what it sees: pending set, a queue tail, the tail's node index, and
  *    that the CPU in the tail is online (ticket locks: how many waited).
+ *    It also counts, whatever the lock, whether another context was
+ *    waiting for the lock at that moment ("waited"): a lock whose waiters
+ *    leave no trace in its word (a test-and-set loop) shows its
+ *    contention there.
  *
  * The result is one line, "qsl_torture: RESULT PASS key=value ..." or
  * "qsl_torture: RESULT FAIL reason", which the host's verdict parses.
@@ -78,6 +82,13 @@ struct tlock {
 	int		busted_word;	/* the negative control's "lock" */
 	int		owner;		/* cpu * NR_CTX + ctx, or NO_OWNER */
 	unsigned long	count;		/* non-atomic, guarded by lock */
+	/*
+	 * Contexts in take(): announced before they call for the lock,
+	 * withdrawn once they hold it.  In
+	 * a cache line of its own, so that the lock's line sees the lock's
+	 * traffic only.
+	 */
+	atomic_t	wanting ____cacheline_aligned;
 } ____cacheline_aligned;
 
 /* Task locks are shared by all kthreads; each other context has one. */
@@ -92,6 +103,7 @@ struct ctx_stats {
 	unsigned long queue;		/* samples with a queue tail */
 	unsigned long idx[4];		/* ... by the tail's node index */
 	unsigned long waiters;		/* ticket: samples with waiters */
+	unsigned long waited;		/* samples with another context waiting */
 	unsigned long contended;	/* spin_is_contended() said yes */
 	unsigned long try_ok, try_fail;
 	u64 max_wait_ns;
@@ -205,6 +217,7 @@ static void busted_unlock(struct tlock *t)
 static void take(struct tlock *t, int ctx)
 	__acquires(&t->lock)
 {
+	atomic_inc(&t->wanting);
 	if (busted) {
 		busted_lock(t);
 		__acquire(&t->lock);
@@ -214,6 +227,7 @@ static void take(struct tlock *t, int ctx)
 	} else {
 		spin_lock(&t->lock);
 	}
+	atomic_dec(&t->wanting);
 }
 
 static void drop(struct tlock *t, int ctx)
@@ -253,6 +267,8 @@ static void critical(struct tlock *t, int lockno, int ctx)
 	s->acq++;
 	s->lock_acq[lockno]++;
 	sample(t, s, ctx);
+	if (atomic_read(&t->wanting) > 0)
+		s->waited++;
 	if (ctx != CTX_NMI && !busted) {
 		if (!spin_is_locked(&t->lock))
 			fail("%s lock %d held, but spin_is_locked() says no",
@@ -459,6 +475,7 @@ static void report(const char *shape)
 			for (i = 0; i < 4; i++)
 				tot[c].idx[i] += s->idx[i];
 			tot[c].waiters += s->waiters;
+			tot[c].waited += s->waited;
 			tot[c].contended += s->contended;
 			tot[c].try_ok += s->try_ok;
 			tot[c].try_fail += s->try_fail;
@@ -469,10 +486,10 @@ static void report(const char *shape)
 	}
 
 	for (c = 0; c < NR_CTX; c++)
-		pr_info("%-7s acq=%lu pending=%lu queue=%lu idx0=%lu idx1=%lu idx2=%lu idx3=%lu waiters=%lu contended=%lu\n",
+		pr_info("%-7s acq=%lu pending=%lu queue=%lu idx0=%lu idx1=%lu idx2=%lu idx3=%lu waiters=%lu waited=%lu contended=%lu\n",
 			ctx_name[c], tot[c].acq, tot[c].pending, tot[c].queue,
 			tot[c].idx[0], tot[c].idx[1], tot[c].idx[2], tot[c].idx[3],
-			tot[c].waiters, tot[c].contended);
+			tot[c].waiters, tot[c].waited, tot[c].contended);
 	pr_info("task threads: max/min acquisitions %lu/%lu, worst wait %llu us, trylock %lu ok %lu busy\n",
 		tmax, tmin, max_wait / NSEC_PER_USEC,
 		tot[CTX_TASK].try_ok, tot[CTX_TASK].try_fail);
@@ -483,16 +500,18 @@ static void report(const char *shape)
 		for (i = 0; i < 4; i++)
 			tot[0].idx[i] += tot[c].idx[i];
 		tot[0].waiters += tot[c].waiters;
+		tot[0].waited += tot[c].waited;
 	}
 	if (atomic_read(&failures)) {
 		pr_info("RESULT FAIL %s (%d failures in all)\n", failure,
 			atomic_read(&failures));
 		return;
 	}
-	pr_info("RESULT PASS shape=%s task=%lu softirq=%lu hardirq=%lu nmi=%lu pending=%lu queue=%lu idx1=%lu idx2=%lu idx3=%lu waiters=%lu fair=%lu/%lu maxwait_us=%llu\n",
+	pr_info("RESULT PASS shape=%s task=%lu softirq=%lu hardirq=%lu nmi=%lu pending=%lu queue=%lu idx1=%lu idx2=%lu idx3=%lu waiters=%lu waited=%lu fair=%lu/%lu maxwait_us=%llu\n",
 		shape, tot[CTX_TASK].acq, tot[CTX_SOFT].acq, tot[CTX_HARD].acq,
 		tot[CTX_NMI].acq, tot[0].pending, tot[0].queue,
 		tot[0].idx[1], tot[0].idx[2], tot[0].idx[3], tot[0].waiters,
+		tot[0].waited,
 		tmax, tmin, max_wait / NSEC_PER_USEC);
 }
 

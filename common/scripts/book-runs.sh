@@ -369,31 +369,35 @@ rec_kill_boot() {
 	sed '/./,$!d' "$TMP/out" | relative "$(rtop)" >"$body"
 }
 
-# verdicts: one Markdown row per stage and architecture that make test
-# boots (common/expect.tsv: default yes or test), from each run's verdict
+# verdicts: one Markdown row per boot that make test makes (common/expect.tsv:
+# default yes or test, and a step's second x86_64 boot without the
+# hypervisor bit where its bare column has one), from each run's verdict
 # and metrics.
 rec_verdicts() {
-	local s a def dir label v reason cells k missing="" rows=() durations=""
-	local keys="spin_lock.writes spin_lock_irq.writes rw_lock.writes rw_lock.reads qsl.waiters qsl.pending qsl.queue qsl.idx1 qsl.idx2 qsl.idx3 elapsed_s"
+	local s a def dir label v reason cells k missing="" rows=() durations="" tag
+	local keys="spin_lock.writes spin_lock_irq.writes rw_lock.writes rw_lock.reads qsl.waiters qsl.waited qsl.pending qsl.queue qsl.idx1 qsl.idx2 qsl.idx3 elapsed_s"
 	cmd="make test"
-	note="one row per boot (make step-N boots one stage), from build/runs/ID/verdict and metrics; - where a run has no such counter"
+	note="one row per boot (make step-N boots one stage, step 9's x86_64 twice), from build/runs/ID/verdict and metrics; - where a run has no such counter"
 	while read -r s a def; do
 		case $def in yes | test) ;; *) continue ;; esac
-		dir=$runs/$(run_id "$s" "$a")
-		if [ ! -f "$dir/verdict" ]; then
-			missing="$missing ${dir#"$runs"/}"
-			continue
-		fi
-		durations="$durations $(sed -n 's/^duration=//p' "$dir/run.env" 2>/dev/null)"
-		label=$(sed -n 's/^label=//p' "$dir/expect.env" 2>/dev/null | head -1)
-		[ -n "$label" ] || label="$(stage_label "$s") $a"
-		v=$(run_file "$dir" verdict)
-		[ "$v" = PASS ] || { reason=$(run_file "$dir" reason); v="$v: ${reason//|/\\|}"; }
-		cells="| $label | $v | $(run_metric "$dir" lock) |"
-		for k in $keys; do
-			cells="$cells $(run_metric "$dir" "$k" | sed 's/^$/-/') |"
+		for tag in "" bare; do
+			[ -z "$tag" ] || [ "$(expected_bare "$s" "$a")" != - ] || continue
+			dir=$runs/$(run_id "$s" "$a" "$tag")
+			if [ ! -f "$dir/verdict" ]; then
+				missing="$missing ${dir#"$runs"/}"
+				continue
+			fi
+			durations="$durations $(sed -n 's/^duration=//p' "$dir/run.env" 2>/dev/null)"
+			label=$(sed -n 's/^label=//p' "$dir/expect.env" 2>/dev/null | head -1)
+			[ -n "$label" ] || label="$(stage_label "$s") $a"
+			v=$(run_file "$dir" verdict)
+			[ "$v" = PASS ] || { reason=$(run_file "$dir" reason); v="$v: ${reason//|/\\|}"; }
+			cells="| $label | $v | $(run_metric "$dir" lock) |"
+			for k in $keys; do
+				cells="$cells $(run_metric "$dir" "$k" | sed 's/^$/-/') |"
+			done
+			rows+=("$cells")
 		done
-		rows+=("$cells")
 	done < <(expect_rows step arch default | tr '\t' ' ')
 	[ -z "$missing" ] || { why="these runs have no verdict in $runs:${missing}; make test (or make step-N) boots them"; return 1; }
 	# The torture runs' length, as the boots recorded it.
@@ -402,8 +406,8 @@ rec_verdicts() {
 	boot_commit || return 1
 	boot_tools
 	{
-		echo "| run | verdict | lock | spin_lock writes | spin_lock_irq writes | rw_lock writes | rw_lock reads | waiters | pending | queue | idx1 | idx2 | idx3 | seconds |"
-		echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+		echo "| run | verdict | lock | spin_lock writes | spin_lock_irq writes | rw_lock writes | rw_lock reads | waiters | waited | pending | queue | idx1 | idx2 | idx3 | seconds |"
+		echo "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 		printf '%s\n' "${rows[@]}"
 	} | relative "$(rtop)" >"$body"
 }

@@ -27,6 +27,15 @@ export KBUILD_BUILD_USER=qspinlock KBUILD_BUILD_HOST=step-by-step
 jobs=$(($(nproc) + 1))
 
 frags=("$TOP/common/config/common.config" "$TOP/common/config/$arch.config")
+# the row's own fragments (common/expect.tsv's config column), last: a
+# later fragment's request for a symbol overrides an earlier one's
+extra=$(expect_field "$n" "$arch" config)
+for f in $(printf '%s' "${extra:--}" | tr ',' ' '); do
+	[ "$f" != - ] || continue
+	[ -f "$TOP/common/config/$f.config" ] ||
+		die "common/expect.tsv asks step $(stage_step "$n") on $arch for the config fragment '$f', and there is no common/config/$f.config"
+	frags+=("$TOP/common/config/$f.config")
+done
 stamp=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.qsl-config" 2>/dev/null)" != "$stamp" ]; then
 	say "configuring step $n for $arch: tinyconfig + ${frags[*]#"$TOP"/}"
@@ -38,7 +47,8 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.qsl-config" 2>/dev/null)" != "$sta
 	echo "$stamp" >"$obj/.qsl-config"
 fi
 
-# merge_config drops requests Kconfig cannot meet without a word: check them.
+# merge_config drops requests Kconfig cannot meet without a word: check
+# them, each symbol as its last fragment asks for it.
 bad=""
 while IFS= read -r line; do
 	case $line in
@@ -53,7 +63,12 @@ while IFS= read -r line; do
        asked for '$line', got: $(grep "^$sym=" "$obj/.config")"
 		;;
 	esac
-done < <(cat "${frags[@]}")
+done < <(cat "${frags[@]}" | awk '
+	/^CONFIG_[A-Za-z0-9_]*=/ { sym = $0; sub(/=.*/, "", sym) }
+	/^# CONFIG_[A-Za-z0-9_]* is not set$/ { sym = $2 }
+	!/^CONFIG_/ && !/^# CONFIG_.* is not set$/ { next }
+	{ if (!(sym in last)) order[++n] = sym; last[sym] = $0 }
+	END { for (i = 1; i <= n; i++) print last[order[i]] }')
 if [ -n "$bad" ]; then
 	rm -f "$obj/.qsl-config"
 	die "the kernel configuration of step $n ($arch) lacks options the fragments request:$bad

@@ -73,7 +73,7 @@ for d in $(step_dirs); do
 	# -Wno-pointer-sign as in the kernel's Makefile: the ticket lock's
 	# trylock passes its u32 to atomic_try_cmpxchg()'s int *.
 	tflags=("${CFLAGS[@]}" -Wno-pointer-sign -DCONFIG_NR_CPUS=64 -I "$SHIMSRC/include" -I "$PRISTINE/include")
-	if ! { lab_compile "$o" "$d/tree/kernel/locking/qspinlock.c" "$o/qspinlock.o" "${FLAGS[@]}" "${KFLAGS[@]}" &&
+	if ! { lab_compile "$o" "$d/tree/kernel/locking/qspinlock.c" "$o/qspinlock.o" "${FLAGS[@]}" &&
 		lab_compile "$o" "$LABSRC/bench.c" "$o/bench.o" "${FLAGS[@]}" &&
 		lab_compile "$o" "$LABSRC/ticket.c" "$o/ticket.o" "${tflags[@]}" &&
 		"$CC" -static -pthread -o "$o/bench" "$o/qspinlock.o" "$o/bench.o" "$o/ticket.o" >>"$o/build.log" 2>&1; }; then

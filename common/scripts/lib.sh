@@ -214,6 +214,22 @@ expected_lock() {
 # The lock paths qsl_torture must have seen at stage S on ARCH.
 expected_paths() { expect_field "$1" "$2" paths; }
 
+# expected_bare STAGE ARCH: "-", or LOCK:PATHS of the stage's second boot
+# on a CPU without the hypervisor bit (the "bare" column).
+expected_bare() {
+	local v
+	v=$(expect_field "$1" "$2" bare)
+	case ${v:--} in
+	- | ?*:?*) printf '%s\n' "${v:--}" ;;
+	*) die "common/expect.tsv: the bare column of step $(stage_step "$1") on $2 is '$v', not - or LOCK:PATHS" ;;
+	esac
+}
+# How that boot's CPU is given to QEMU, and named in its verdict line.
+# shellcheck disable=SC2034 # read by step.sh
+BARE_CPU=qemu64,-hypervisor
+# shellcheck disable=SC2034 # read by step.sh
+BARE_LABEL="(no hypervisor bit)"
+
 # EXPECT_TABLE: common/expect.tsv (a test points it at a doctored copy).
 EXPECT_TABLE=${EXPECT_TABLE:-$TOP/common/expect.tsv}
 # expect_rows COLUMN...: those columns of every row of the expectation

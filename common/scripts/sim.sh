@@ -56,9 +56,15 @@ OUT=$BUILD/verify
 
 # The locks, in the tables' order: name, then how to build it.
 locks=("${OTHER_LOCKS[@]}")
+# A guest kernel's step (common/expect.tsv's config column lists paravirt:
+# step 9 on) changes what a CPU does when its vCPU is not running, which
+# the model does not have: on its CPUs, which always run, the step's
+# queued lock is the step before's.
 for d in $(step_dirs); do
 	[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
-	locks+=("step-$((10#$(basename "$d" | cut -c1-2)))")
+	s=$((10#$(basename "$d" | cut -c1-2)))
+	case ",$(expect_field "$s" x86_64 config)," in *,paravirt,*) continue ;; esac
+	locks+=("step-$s")
 done
 # The one-bit layout, of the first step the expectation table gives it.
 nr16k=$(table_stages variant | cut -d" " -f1)

@@ -12,6 +12,11 @@
 #
 # --tag TAG names the run directory apart from the stage's default run
 # (build/runs/ID-TAG): the negative controls, the mutant table's base.
+# A step whose x86_64 row has a "bare" column (common/expect.tsv) takes
+# locks differently under a hypervisor: its default run boots the same
+# kernel a second time on a CPU without the CPUID hypervisor bit (QEMU
+# -cpu qemu64,-hypervisor), judged as that column says, in the run
+# directory build/runs/ID-bare; a tagged run boots once.
 # Environment: DURATION (s per torture run), CPUS, PLAN, QSLTORTURE; the
 # Makefile passes CPUS and PLAN from its command line only.  What the
 # judge requires comes from common/expect.tsv alone.
@@ -47,6 +52,7 @@ done
 # stops this command; a failure before the boots is recorded as ERROR.
 for a in "${arches[@]}"; do
 	run_fresh "$(run_dir "$n" "$a" "$tag")"
+	[ "$(expected_bare "$n" "$a")" = - ] || [ -n "$tag" ] || run_fresh "$(run_dir "$n" "$a" bare)"
 done
 title=$(stage_title "$n")
 say "$title"
@@ -78,6 +84,17 @@ for a in "${arches[@]}"; do
 		continue
 	fi
 	v=$("$TOP/common/scripts/verdict.sh" "$dir" "$label" "$lock" "$(expected_paths "$n" "$a")") || rc=1
+	verdicts+=("$v")
+	bare=$(expected_bare "$n" "$a")
+	[ "$bare" != - ] && [ -z "$tag" ] || continue
+	say "the same kernel again, on a CPU without the hypervisor bit: it must take locks as on bare metal"
+	dir=$(run_dir "$n" "$a" bare)
+	if ! QEMU_CPU=$BARE_CPU PLAN=$plan "$TOP/qemu/run.sh" "$n" "$a" test bare >/dev/null; then
+		verdicts+=("$(run_error "$dir" "$label $BARE_LABEL" "the QEMU runner stopped with an error (see above)")")
+		rc=1
+		continue
+	fi
+	v=$("$TOP/common/scripts/verdict.sh" "$dir" "$label $BARE_LABEL" "${bare%%:*}" "${bare#*:}") || rc=1
 	verdicts+=("$v")
 done
 for v in "${verdicts[@]}"; do

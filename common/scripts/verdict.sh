@@ -10,7 +10,9 @@
 #   LABEL: FAIL: reason (log: RUNDIR/console.log)
 # and exits 0 only on PASS.  A run passes on positive evidence only:
 #  - QEMU exited by itself with status 0 (RUNDIR/qemu.status);
-#  - the guest reported the lock it runs and it is EXPECTED_LOCK;
+#  - the guest reported the lock it runs and it is EXPECTED_LOCK
+#    (LOCK/SHAPE where the lock word's shape has another name: the lock
+#    is LOCK, the word SHAPE);
 #  - every locktorture run of the plan printed "End of test: SUCCESS" and
 #    its final statistics show writes (and reads, for rw locks) > 0,
 #    Fail: 0;
@@ -18,6 +20,8 @@
 #    (see common/qsl-torture/), the lock word it saw has the shape of
 #    EXPECTED_LOCK, and every counter named in PATHS (comma-separated,
 #    "-" for none) is above zero: the run reached those paths of the lock;
+#    a NAME=0 in PATHS is a counter that must be zero: a path the run must
+#    not have taken (reported as NAME=0, for the reader to see);
 #  - no line of the kernel log looks like a bug, warning, oops, stall,
 #    lockup or lockdep report;
 #  - the guest finished its plan.
@@ -40,6 +44,8 @@ fi
 env_of() { sed -n "s/^$1=//p" "$2" | head -1; }
 label=$(env_of label "$dir/expect.env")
 lock=$(env_of lock "$dir/expect.env")
+# LOCK/SHAPE: the lock the guest runs, on a lock word of another name
+shape_want=${lock#*/} lock=${lock%%/*}
 paths=$(env_of paths "$dir/expect.env")
 plan=$(env_of plan "$dir/run.env")
 qsl=$(env_of qsltorture "$dir/run.env")
@@ -157,14 +163,20 @@ if [ "$qsl" != off ]; then
 	# counter NAME: the value of NAME=... on the RESULT line, or empty.
 	counter() { field "$1" "$qline"; }
 	shape=$(counter shape)
-	[ "$shape" = "$lock" ] ||
-		fail "qsl_torture saw a lock word shaped like $shape while holding the lock, expected $lock"
+	[ "$shape" = "$shape_want" ] ||
+		fail "qsl_torture saw a lock word shaped like $shape while holding the lock, expected $shape_want"
 	for p in $(printf '%s' "$paths" | tr ',' ' '); do
 		[ "$p" = - ] && continue
-		v=$(counter "$p")
-		[ -n "$v" ] || fail "qsl_torture reported no '$p' counter"
-		[ "$v" -gt 0 ] || fail "qsl_torture never saw '$p' (the run did not reach that path of the lock)"
-		summary="$summary, $p=$v"
+		v=$(counter "${p%=0}")
+		[ -n "$v" ] || fail "qsl_torture reported no '${p%=0}' counter"
+		case $p in
+		*=0)
+			[ "$v" -eq 0 ] ||
+				fail "qsl_torture saw '${p%=0}' $v times, and this lock must never take that path"
+			;;
+		*) [ "$v" -gt 0 ] || fail "qsl_torture never saw '$p' (the run did not reach that path of the lock)" ;;
+		esac
+		summary="$summary, ${p%=0}=$v"
 	done
 fi
 

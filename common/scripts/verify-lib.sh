@@ -23,6 +23,25 @@ run_logged() {
 	"$@"
 }
 
+# checker_layouts STEP: the layouts the checker compiles STEP (a number,
+# or today) in, one line: nr64, the lock as an x86 kernel below 16K CPUs
+# builds it; nr16k where the step has the one-bit pending variant
+# (common/expect.tsv's variant column; 6.1's own lock has it too); virt
+# where the step's x86_64 kernel is a guest kernel (the config column
+# lists paravirt): CONFIG_PARAVIRT, with virt_spin_lock_key on, as a
+# guest under a hypervisor without paravirt spinlocks runs it (nr64 is
+# the same kernel on bare metal, the key off).
+checker_layouts() {
+	local l=nr64
+	if [ "$1" = today ]; then
+		echo "nr64 nr16k"
+		return
+	fi
+	[ "$(expect_field "$1" x86_64 variant)" != nr16k ] || l="$l nr16k"
+	case ",$(expect_field "$1" x86_64 config)," in *,paravirt,*) l="$l virt" ;; esac
+	echo "$l"
+}
+
 # build TREE VARIANT NAME [EXTRA.c...]: build/verify/NAME/verify, or a FAIL
 # reason; each EXTRA.c (verify-lkmm.sh's translated tests) is compiled like
 # litmus.c and linked in.
@@ -32,16 +51,19 @@ build() {
 	# VERIFY_COVERAGE=1 (verify-coverage.sh): gcov on the lock's code, in
 	# qspinlock.o and in api.o, where the headers' fast paths are inlined
 	[ "${VERIFY_COVERAGE:-0}" != 1 ] || cov=(--coverage)
+	local virt=()
 	case $variant in
 	nr64) nr=64 ;;
 	nr16k) nr=16384 ;;
+	virt) nr=64 virt=(-DCONFIG_PARAVIRT=1) ;;
+	*) echo "no layout '$variant' (nr64, nr16k, virt)"; return 1 ;;
 	esac
 	out=$OUT/$name
 	rm -rf "$out"
 	mkdir -p "$out"
 	asmdir=$t/arch/x86/include
 	[ -f "$asmdir/asm/qspinlock.h" ] || asmdir=$SHIMSRC/generic
-	flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" -I "$VSRC"
+	flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" "${virt[@]}" -I "$VSRC"
 		-I "$SHIMSRC/include" -I "$asmdir" -I "$t/include" -iquote "$t/kernel/locking")
 	if [ "$t" = "$PRISTINE" ]; then
 		# 6.1's own lock: only its two asm-generic headers from the tree

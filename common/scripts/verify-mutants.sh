@@ -51,11 +51,8 @@ OUT=$BUILD/verify
 mkdir -p "$OUT/logs" "$OUT/mutant-src"
 build_checker
 
-# layouts STEP: the layouts the checker compiles STEP in (nr64; nr16k too
-# where the step's qspinlock_types.h has the one-bit variant).
-layouts() {
-	if [ "$(expect_field "$1" x86_64 variant)" = nr16k ]; then echo "nr64 nr16k"; else echo nr64; fi
-}
+# layouts STEP: the layouts the checker compiles STEP in (verify-lib.sh).
+layouts() { checker_layouts "$1"; }
 
 # plan_rows STEP VARIANT MODEL EXTRA [ONLY]: "NAME TAB OPTIONS" of each row
 # of common/verify/plan.tsv named in EXTRA, in EXTRA's order, then (unless

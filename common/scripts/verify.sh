@@ -248,13 +248,12 @@ for d in $(step_dirs) today; do
 	fi
 	if [ "$d" = today ]; then
 		# 6.1's own lock has both layouts too (the one-bit one above 16K CPUs).
-		variants="nr64 nr16k"
+		variants=$(checker_layouts today)
 	else
 		[ "$(expect_field "$n" x86_64 lab)" != - ] || continue
 		[ -f "$d/tree/kernel/locking/qspinlock.c" ] ||
 			die "common/expect.tsv gives step $n a queued spinlock, but steps/$(basename "$d") has no kernel/locking/qspinlock.c"
-		variants=nr64
-		[ "$(expect_field "$n" x86_64 variant)" != nr16k ] || variants="nr64 nr16k"
+		variants=$(checker_layouts "$n")
 	fi
 	for v in $variants; do
 		names+=("step-$n-$v")

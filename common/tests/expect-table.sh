@@ -19,7 +19,7 @@ bad() {
 
 # The table's columns, by their names in its header: the rows below are
 # those columns in this order.
-COLS="step arch lock default paths variant lab controls bench"
+COLS="step arch lock default paths variant lab controls bench config bare"
 ncols=$(wc -w <<<"$COLS")
 # shellcheck disable=SC2086 # COLS is a list of names
 rows=$(tsv_columns "$table" $COLS) || die "expect-table: ${table#"$TOP"/} does not name the columns $COLS in its header"
@@ -57,7 +57,23 @@ for s in $(valid_steps) today; do
 		-) ;;
 		*) bad "step $s $a: bench '$(cell "$s" "$a" bench)' is not smoke, full or -" ;;
 		esac
+		for f in $(cell "$s" "$a" config | tr ',' ' '); do
+			[ "$f" = - ] || [ -f "$TOP/common/config/$f.config" ] ||
+				bad "step $s $a: the config fragment '$f' is not a file common/config/$f.config"
+		done
+		bare=$(cell "$s" "$a" bare)
+		case $bare in
+		-) ;;
+		?*:?*) [ "$a" = x86_64 ] || bad "step $s $a: a bare boot (without the hypervisor bit) is an x86_64 boot" ;;
+		*) bad "step $s $a: bare '$bare' is not - or LOCK:PATHS" ;;
+		esac
 		[ "$s" != today ] || continue
+		# a step whose x86 lock takes another way in a guest is built as a
+		# guest kernel, and booted both ways
+		if [ "$a" = x86_64 ] && grep -q 'define virt_spin_lock' "$tree/arch/x86/include/asm/qspinlock.h" 2>/dev/null; then
+			case ",$(cell "$s" "$a" config)," in *,paravirt,*) ;; *) bad "step $s $a: x86's virt_spin_lock() needs CONFIG_PARAVIRT: the config column must list paravirt" ;; esac
+			[ "$bare" != - ] || bad "step $s $a: x86's virt_spin_lock() takes locks another way under a hypervisor: the bare column must say how the boot without the hypervisor bit is judged"
+		fi
 		types=$tree/include/asm-generic/qspinlock_types.h
 		lab=$(cell "$s" "$a" lab)
 		if [ -f "$tree/kernel/locking/qspinlock.c" ]; then
@@ -136,12 +152,16 @@ doctor "but no lab counters" '$1 == 2 && $2 == "x86_64" { $7 = "-" } { print }'
 doctor "needs a step with the big-endian lock word" '$1 == 8 && $2 == "sparc64" { $8 = "-" } $1 == 6 && $2 == "sparc64" { $8 = "le-layout" } { print }'
 doctor "no step runs the lab control cmpxchg" '$8 == "cmpxchg" { $8 = "-" } { print }'
 doctor "step 3 sparc64: 0 rows, not one" '!($1 == 3 && $2 == "sparc64")'
-doctor "a row for step 9, which does not exist" '{ print } $1 == 8 && $2 == "x86_64" { $1 = 9; print }'
-doctor "does not name the columns" '/^# step\t/ { sub(/\tbench$/, "\tbenchmark") } { print }'
+doctor "a row for step 99, which does not exist" '{ print } $1 == 8 && $2 == "x86_64" { $1 = 99; print }'
+doctor "does not name the columns" '/^# step\t/ { sub(/\tbench\t/, "\tbenchmark\t") } { print }'
+doctor "the config column must list paravirt" '$1 == 9 && $2 == "x86_64" { $10 = "-" } { print }'
+doctor "the bare column must say how" '$1 == 9 && $2 == "x86_64" { $11 = "-" } { print }'
+doctor "is not a file common/config/nosuch.config" '$1 == 9 && $2 == "x86_64" { $10 = "paravirt,nosuch" } { print }'
+doctor "a bare boot (without the hypervisor bit) is an x86_64 boot" '$1 == 9 && $2 == "sparc64" { $11 = "qspinlock:-" } { print }'
 # The table is read by its header's names: the same table with its lock
 # and bench columns swapped (header and rows) must be accepted, and the
 # harness's own reads (lib.sh) must find the same cells in it.
-awk -F'\t' -v OFS='\t' 'NF == 9 { t = $3; $3 = $9; $9 = t } { print }' "$table" >"$tmp/swapped.tsv"
+awk -F'\t' -v OFS='\t' 'NF == 11 { t = $3; $3 = $9; $9 = t } { print }' "$table" >"$tmp/swapped.tsv"
 if ! out=$("$TOP/common/tests/expect-table.sh" "$tmp/swapped.tsv" 2>&1); then
 	printf '%s\n' "$out" >"$tmp/out"
 	ktap_result 1 "the table with two columns swapped was refused" "$tmp/out"

@@ -22,6 +22,15 @@
 #endif
 #include "vc.h"
 
+#ifdef CONFIG_PARAVIRT
+/*
+ * The virt layout: x86's switch from the queue to its test-and-set loop
+ * (virt_spin_lock()), on, as in a guest whose hypervisor has no paravirt
+ * spinlocks.
+ */
+DEFINE_STATIC_KEY_TRUE(virt_spin_lock_key);
+#endif
+
 #ifdef _Q_LOCKED_MASK
 _Static_assert(sizeof(arch_spinlock_t) == 4, "the lock is one 32-bit word");
 

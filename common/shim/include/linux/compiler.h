@@ -15,6 +15,7 @@
 #define __always_inline		inline __attribute__((__always_inline__))
 #endif
 #define __aligned(x)		__attribute__((__aligned__(x)))
+#define __init			/* no init sections in userspace */
 #define noinline		__attribute__((__noinline__))
 #define __printf(a, b)		__attribute__((__format__(printf, a, b)))
 #define likely(x)		__builtin_expect(!!(x), 1)
