@@ -86,7 +86,7 @@ for a in "${arches[@]}"; do
 	v=$("$TOP/common/scripts/verdict.sh" "$dir" "$label" "$lock" "$(expected_paths "$n" "$a")") || rc=1
 	verdicts+=("$v")
 	bare=$(expected_bare "$n" "$a")
-	[ "$bare" != - ] && [ -z "$tag" ] || continue
+	if [ "$bare" = - ] || [ -n "$tag" ]; then continue; fi
 	say "the same kernel again, on a CPU without the hypervisor bit: it must take locks as on bare metal"
 	dir=$(run_dir "$n" "$a" bare)
 	if ! QEMU_CPU=$BARE_CPU PLAN=$plan "$TOP/qemu/run.sh" "$n" "$a" test bare >/dev/null; then
