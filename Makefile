@@ -28,7 +28,7 @@ help:
 	@echo "  make today         the same for the pristine 6.1 tree: 6.1's own qspinlock, the anchor"
 	@echo "  make shell-N       boot step N's kernel into a busybox shell (Ctrl-A X quits)"
 	@echo "  make diff-N        what step N changes (step 0: against the pristine 6.1 tree)"
-	@echo "  make series        write the patch series to build/series/ for git am"
+	@echo "  make series        write the patch series and its cover letter to build/series/ for git am"
 	@echo "  make check         fast checks, no kernel build: verdict tests, snapshots, checkpatch, shellcheck"
 	@echo "  make test          make check, the book, the lab (short), every step and today, a smoke bench,"
 	@echo "                     and the negative controls: what CI runs"

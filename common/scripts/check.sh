@@ -81,6 +81,17 @@ for p in "${patches[@]}"; do
 	run "checkpatch: ${p#"$TOP"/}" perl "$PRISTINE/scripts/checkpatch.pl" --root="$PRISTINE" \
 		--ignore FILE_PATH_CHANGES,NEW_TYPEDEFS -q "$p"
 done
+# The series' cover letter, as make series writes it (its shortlog and
+# diffstat are made from the patches), checked like them and --strict.
+#  UNKNOWN_COMMIT_ID: checkpatch looks kernel commit ids up in git, and
+#    there is no kernel history here (the ids come from the seeds).
+# shellcheck disable=SC2317 # run calls it
+cover_letter() {
+	"$TOP/common/scripts/series.sh" >/dev/null &&
+		perl "$PRISTINE/scripts/checkpatch.pl" --root="$PRISTINE" --strict \
+			--ignore UNKNOWN_COMMIT_ID -q "$BUILD/series/0000-cover-letter.patch"
+}
+run "checkpatch: the cover letter (make series: common/series/cover-letter.txt)" cover_letter
 # The project's own C in kernel style.  Not common/shim/include/: the shim
 # defines kernel APIs (barriers, IS_ENABLED) and trips the checks meant for
 # their users.  One check answered here: USE_LOCKDEP asks qsl_torture to use
