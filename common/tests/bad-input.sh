@@ -39,7 +39,7 @@ expect "CPUS=0 is out of range" make -s step-0 CPUS=0
 expect "CPUS=0 is out of range" QSL_CPUS=0 make -s step-0
 expect "ARCH=arm64 is not supported" make -s step-0 ARCH=arm64
 expect "there is no step 99" make -s diff-99
-expect "there is no step 42; valid steps: $(valid_steps | tr "\n" " ")today" BENCH_STAGES="0 42 today" make -s bench
+expect "there is no step 42; valid steps: $(valid_steps) today" BENCH_STAGES="0 42 today" make -s bench
 expect "BENCH_STAGES must include today" BENCH_STAGES="0 7" make -s bench
 expect "REPS=0 is out of range" REPS=0 make -s bench
 expect "BENCH_CPUS=9 is out of range" BENCH_CPUS="1 9" make -s bench
