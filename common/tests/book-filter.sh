@@ -307,4 +307,19 @@ refuse no-function 'a missing function: an error' \
 	"\`\`\`{.c include=\"$s6\" function=\"no_such_function\"}" \
 	'no definition of no_such_function()'
 
+# Chapter numbers come from book/chapters.tsv (the introduction is 0), not
+# from the text of the link.
+refuse chapter-number 'a chapter link with its number written by hand: an error' \
+	'See [chapter 7](step6-xchg-tail.html).' \
+	'writes a chapter number by hand'
+want=$(awk -F'\t' '!/^#/ && $1 ~ /\.md$/ { if ($1 == "step6-xchg-tail.md") { print n; exit } n++ }' "$TOP/book/chapters.tsv")
+mkdir -p "$tmp/chapter-link"
+printf 'See [chapter](step6-xchg-tail.html#the-repair).\n' >"$tmp/chapter-link/chapter-link.md"
+if got=$(cd "$tmp/chapter-link" && QSL_TOP=$TOP pandoc --lua-filter "$filter" -t html chapter-link.md 2>&1) &&
+	printf '%s' "$got" | grep -q -F ">chapter $want</a>"; then
+	ok "a chapter link gets its number from book/chapters.tsv (step6-xchg-tail.md: chapter $want)"
+else
+	not_ok "a chapter link gets its number from book/chapters.tsv" "expected 'chapter $want', got: $got"
+fi
+
 ktap_end
