@@ -62,6 +62,7 @@ log=$dir/console.log
 	printf 'cpus=%s\nduration=%s\nplan=%s\nqsltorture=%s\naccel=%s\n' "$CPUS" "$DURATION" "$PLAN" "$QSLTORTURE" "$ACCEL"
 	printf 'qemu_cpu=%s\n' "${QEMU_CPU:-default}"
 	printf 'kernel=%s\nstarted=%s\n' "${QEMU_KERNEL#"$TOP"/}" "$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
+	printf 'commit=%s\n' "$(commit_of "$TOP" 2>/dev/null || echo unknown)"
 } >"$dir/run.env"
 printf '%q ' "$QEMU_BIN" "${QEMU_ARGS[@]}" -display none -monitor none -serial stdio >"$dir/qemu.cmd"
 echo >>"$dir/qemu.cmd"

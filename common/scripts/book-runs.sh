@@ -133,17 +133,6 @@ fi
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# commit_of DIR: the short commit of the checkout DIR is in, "-dirty" when
-# a tracked file differs from it (the recorded files themselves aside).
-commit_of() {
-	local c
-	c=$(git -C "$1" rev-parse --short HEAD) || return 1
-	if [ -n "$(git -C "$1" status --porcelain --untracked-files=no -- . ':(exclude)book/runs' 2>/dev/null)" ]; then
-		c=$c-dirty
-	fi
-	printf '%s\n' "$c"
-}
-
 # version CMD: the version a tool reports (gcc, as, qemu).
 version() {
 	case $1 in
@@ -316,9 +305,26 @@ rtop() {
 	(cd "$d" 2>/dev/null && pwd) || printf '%s\n' "$d"
 }
 
-# boot_commit: the commit of the checkout the run root belongs to.
+# boot_commit [DIR...]: the commit the boots in DIR... ran at (run.env's
+# commit, written by qemu/run.sh), which must be one commit: a table of
+# boots from several commits, or from a run that did not record its
+# commit, is refused.  Without DIR (the kill table's runs, read by
+# mutants.sh): the commit of the checkout the run root belongs to.
 boot_commit() {
-	commit=$(commit_of "$runs") || { why="$runs is not inside a git checkout"; return 1; }
+	local d c commits=""
+	if [ $# -eq 0 ]; then
+		commit=$(commit_of "$runs") || { why="$runs is not inside a git checkout"; return 1; }
+		return 0
+	fi
+	for d in "$@"; do
+		c=$(sed -n 's/^commit=//p' "$d/run.env" 2>/dev/null | head -1)
+		[ -n "$c" ] || { why="${d#"$runs"/} recorded no commit (a boot older than run.env's commit line): boot it again"; return 1; }
+		case " $commits " in *" $c "*) ;; *) commits="${commits:+$commits }$c" ;; esac
+	done
+	case $commits in
+	*" "*) why="the boots ran at different commits ($commits): boot them again at one"; return 1 ;;
+	esac
+	commit=$commits
 }
 
 boot_tools() {
@@ -337,7 +343,7 @@ rec_boot_fail() {
 	[ -f "$dir/verdict" ] || { why="no verdict in $dir: run $cmd first"; return 1; }
 	[ "$(run_file "$dir" verdict)" = FAIL ] ||
 		{ why="$dir: the boot did not fail: $(run_file "$dir" verdict.txt)"; return 1; }
-	boot_commit || return 1
+	boot_commit "$dir" || return 1
 	boot_tools
 	tools="${tools%%, qemu-system-sparc64*}"
 	note="the command also shows the kernel's build and the boot; kept: the verdict line and up to 20 console lines from the first sign of trouble"
@@ -374,7 +380,7 @@ rec_kill_boot() {
 # hypervisor bit where its bare column has one), from each run's verdict
 # and metrics.
 rec_verdicts() {
-	local s a def dir label v reason cells k missing="" rows=() durations="" tag
+	local s a def dir label v reason cells k missing="" rows=() durations="" tag used=()
 	local keys="spin_lock.writes spin_lock_irq.writes rw_lock.writes rw_lock.reads qsl.waiters qsl.waited qsl.pending qsl.queue qsl.idx1 qsl.idx2 qsl.idx3 elapsed_s"
 	cmd="make test"
 	note="one row per boot (make step-N boots one stage, step 9's x86_64 twice), from build/runs/ID/verdict and metrics; - where a run has no such counter"
@@ -387,6 +393,7 @@ rec_verdicts() {
 				missing="$missing ${dir#"$runs"/}"
 				continue
 			fi
+			used+=("$dir")
 			durations="$durations $(sed -n 's/^duration=//p' "$dir/run.env" 2>/dev/null)"
 			label=$(sed -n 's/^label=//p' "$dir/expect.env" 2>/dev/null | head -1)
 			[ -n "$label" ] || label="$(stage_label "$s") $a"
@@ -403,7 +410,7 @@ rec_verdicts() {
 	# The torture runs' length, as the boots recorded it.
 	durations=$(printf '%s\n' "$durations" | tr ' ' '\n' | grep . | sort -un | tr '\n' ' ')
 	note="$note; torture runs of ${durations% } s each"
-	boot_commit || return 1
+	boot_commit "${used[@]}" || return 1
 	boot_tools
 	{
 		echo "| run | verdict | lock | spin_lock writes | spin_lock_irq writes | rw_lock writes | rw_lock reads | waiters | waited | pending | queue | idx1 | idx2 | idx3 | seconds |"
@@ -418,7 +425,7 @@ rec_full_log() {
 	dir=$runs/$(run_id "$1" "$2")
 	cmd="make step-$1 ARCH=$2"
 	[ -s "$dir/console.log" ] || { why="no console in $dir: run $cmd first"; return 1; }
-	boot_commit || return 1
+	boot_commit "$dir" || return 1
 	tools="gcc $(version gcc), qemu-system-$2 $(version "qemu-system-$2")"
 	note="the guest's serial console ($(printf '%s' "$dir" | relative "$(rtop)")/console.log, carriage returns removed), then the verdict; the command also shows the build"
 	{

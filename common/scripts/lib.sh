@@ -303,6 +303,18 @@ run_id() { # STAGE ARCH [TAG]
 }
 run_dir() { printf '%s/runs/%s\n' "$BUILD" "$(run_id "$@")"; }
 
+# commit_of DIR: the short commit of the checkout DIR is in, "-dirty" when
+# a tracked file differs from it (the recorded files themselves aside).
+# qemu/run.sh records it in each run.env; book-runs.sh reads it there.
+commit_of() {
+	local c
+	c=$(git -C "$1" rev-parse --short HEAD) || return 1
+	if [ -n "$(git -C "$1" status --porcelain --untracked-files=no -- . ':(exclude)book/runs' 2>/dev/null)" ]; then
+		c=$c-dirty
+	fi
+	printf '%s\n' "$c"
+}
+
 # run_fresh DIR: an empty run directory (the old run of that ID removed).
 run_fresh() {
 	rm -rf "$1"
