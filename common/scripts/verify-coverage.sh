@@ -67,8 +67,10 @@ while [ $# -gt 0 ]; do
 		;;
 	--from-runs)
 		[ $# -ge 2 ] || usage
-		from=$2
-		[ -d "$from" ] || die "verify-coverage: no directory $from"
+		[ -d "$2" ] || die "verify-coverage: no directory $2"
+		# absolute: gcov names the sources by absolute paths, and today's
+		# header copies are told apart by the prefix of this directory
+		from=$(cd "$2" && pwd)
 		shift
 		;;
 	-h | --help) usage ;;
