@@ -22,10 +22,10 @@
  *  - While it holds a lock, each context samples the lock word and counts
  *    what it sees: pending set, a queue tail, the tail's node index, and
  *    that the CPU in the tail is online (ticket locks: how many waited).
- *    It also counts, whatever the lock, whether another context was
- *    waiting for the lock at that moment ("waited"): a lock whose waiters
- *    leave no trace in its word (a test-and-set loop) shows its
- *    contention there.
+ *    It also counts, whatever the lock, whether another context was in
+ *    take() for the same lock at that moment, waiting for it or about to
+ *    ("waited"): a lock whose waiters leave no trace in its word (a
+ *    test-and-set loop) shows its contention there.
  *
  * The result is one line, "qsl_torture: RESULT PASS key=value ..." or
  * "qsl_torture: RESULT FAIL reason", which the host's verdict parses.
@@ -84,9 +84,8 @@ struct tlock {
 	unsigned long	count;		/* non-atomic, guarded by lock */
 	/*
 	 * Contexts in take(): announced before they call for the lock,
-	 * withdrawn once they hold it.  In
-	 * a cache line of its own, so that the lock's line sees the lock's
-	 * traffic only.
+	 * withdrawn once they hold it.  In a cache line of its own, so that
+	 * the lock's line sees the lock's traffic only.
 	 */
 	atomic_t	wanting ____cacheline_aligned;
 } ____cacheline_aligned;
