@@ -178,6 +178,19 @@ map_lines() {
 	rm -f "$OUT/map.tmp"
 }
 
+# plan_tables DIR MODEL: the line tables (DIR/gcda/MODEL-ROW/lines.tsv)
+# that cover_variant wrote for the plan's rows under MODEL (--short: the
+# short ones), one a line.
+plan_tables() {
+	local cname cshort sc_opts tso_opts weak_opts
+	while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts; do
+		case $cname in '#'* | '') continue ;; esac
+		[ "$short" -eq 0 ] || [ "$cshort" = yes ] || continue
+		[ "$(by_model "$2" "$sc_opts" "$tso_opts" "$weak_opts")" != - ] || continue
+		[ ! -f "$1/gcda/$2-$cname/lines.tsv" ] || echo "$1/gcda/$2-$cname/lines.tsv"
+	done < <(tsv_columns common/verify/plan.tsv name short sc tso weak)
+}
+
 # cover_variant TREE N VARIANT: build the step in one layout, run the plan
 # under every model, one KTAP result a model; appends the layout's line
 # tables to the step's lists, one a model (step_lines[MODEL], paths
@@ -189,13 +202,11 @@ cover_variant() {
 	out=$OUT/$name
 	if [ -n "$from" ] && [ -f "$OUT/$name.same_as" ]; then
 		# verify.sh ran the same code under another layout's name: its
-		# counters and its tree stand for this one
-		local r rn
+		# counters stand for this one (map_lines, at the step's end)
+		local r
 		r=$(cat "$OUT/$name.same_as")
-		rn=$(printf '%s' "$r" | cut -d- -f2)
 		ktap_result 0 "coverage $label: the same code as $r, whose coverage stands for it"
 		same_lines+=("$r")
-		if [ "$rn" = today ]; then step_tree=$PRISTINE; else step_tree=$(step_dir "$rn")/tree; fi
 		return
 	fi
 	if [ -n "$from" ]; then
@@ -401,7 +412,7 @@ for d in $(step_dirs) today; do
 		[ "$(expect_field "$n" x86_64 lab)" != - ] || continue
 		tree=$d/tree variants=$(checker_layouts "$n")
 	fi
-	step_lines=() same_lines=() step_tree=$tree
+	step_lines=() same_lines=()
 	for v in $variants; do
 		if [ -n "$from" ]; then
 			say "step-$n-$v: the counters of verify.sh's runs"
@@ -410,37 +421,20 @@ for d in $(step_dirs) today; do
 		fi
 		cover_variant "$tree" "$n" "$v"
 	done
-	# a step some of whose layouts are an earlier step's code and others
-	# its own: the earlier step's line tables, renumbered as lines of this
-	# step's tree (map_lines)
-	if [ "${#step_lines[@]}" -gt 0 ] && [ "${#same_lines[@]}" -gt 0 ]; then
-		for r in "${same_lines[@]}"; do
-			rn=$(printf '%s' "$r" | cut -d- -f2)
-			if [ "$rn" = today ]; then rtree=$PRISTINE; else rtree=$(step_dir "$rn")/tree; fi
-			for m in $MODELS; do
-				tables=()
-				for f in "$OUT/$r/gcda/$m"-*/lines.tsv; do
-					[ ! -f "$f" ] || tables+=("$f")
-				done
-				[ "${#tables[@]}" -gt 0 ] || continue
-				mkdir -p "$OUT/step-$n-mapped"
-				map_lines "$rtree" "$tree" "${tables[@]}" >"$OUT/step-$n-mapped/$r-$m.lines.tsv"
-				step_lines[$m]+=" $OUT/step-$n-mapped/$r-$m.lines.tsv"
-			done
+	# a layout whose code is an earlier step's: that layout's line tables
+	# of the plan's rows, renumbered as lines of this step's tree
+	# (map_lines; the same numbers where the files are the same)
+	for r in "${same_lines[@]}"; do
+		rn=$(printf '%s' "$r" | cut -d- -f2)
+		if [ "$rn" = today ]; then rtree=$PRISTINE; else rtree=$(step_dir "$rn")/tree; fi
+		for m in $MODELS; do
+			mapfile -t tables < <(plan_tables "$OUT/$r" "$m")
+			[ "${#tables[@]}" -gt 0 ] || continue
+			mkdir -p "$OUT/step-$n-mapped"
+			map_lines "$rtree" "$tree" "${tables[@]}" >"$OUT/step-$n-mapped/$r-$m.lines.tsv"
+			step_lines[$m]+=" $OUT/step-$n-mapped/$r-$m.lines.tsv"
 		done
-	fi
-	# a step all of whose layouts were an earlier step's code: that
-	# step's line tables, in its tree
-	if [ "${#step_lines[@]}" -eq 0 ] && [ "${#same_lines[@]}" -gt 0 ]; then
-		for r in "${same_lines[@]}"; do
-			for m in $MODELS; do
-				for f in "$OUT/$r/gcda/$m"-*/lines.tsv; do
-					[ ! -f "$f" ] || step_lines[$m]+=" $f"
-				done
-			done
-		done
-		tree=$step_tree
-	fi
+	done
 	ran=$((ran + 1))
 	for m in $MODELS; do
 		if [ -z "${step_lines[$m]:-}" ]; then

@@ -51,9 +51,6 @@ OUT=$BUILD/verify
 mkdir -p "$OUT/logs" "$OUT/mutant-src"
 build_checker
 
-# layouts STEP: the layouts the checker compiles STEP in (verify-lib.sh).
-layouts() { checker_layouts "$1"; }
-
 # plan_rows STEP VARIANT MODEL EXTRA [ONLY]: "NAME TAB OPTIONS" of each row
 # of common/verify/plan.tsv named in EXTRA, in EXTRA's order, then (unless
 # ONLY is 1 and EXTRA names some) of each short row, that runs under MODEL
@@ -106,7 +103,7 @@ check_mutant() {
 			echo "0 0 1" >"$OUT/mutant-$name.counts"
 			return
 		fi
-		for v in $(layouts "$step"); do
+		for v in $(checker_layouts "$step"); do
 			if ! bin=$(build "$tree" "$v" "mutant-$name-$v"); then
 				printf '%-30s %-5s %-6s %s\n' "$name" "$step" "$v" "ERROR: $bin" >>"$OUT/mutant-$name.table"
 				errors=$((errors + 1))
@@ -194,7 +191,7 @@ check_base() {
 	local step=$1 models=$2 rows=$3 sdir bin m cname copts plan_rows log rc n=0 v
 	{
 		sdir=$(step_dir "$step")
-		for v in $(layouts "$step"); do
+		for v in $(checker_layouts "$step"); do
 			if ! bin=$(build "$sdir/tree" "$v" "base-$step-$v"); then
 				echo "FAIL step $step does not compile for the checker: $bin" >"$OUT/base-$step.result"
 				return
