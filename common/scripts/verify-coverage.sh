@@ -185,6 +185,7 @@ plan_tables() {
 	local cname cshort sc_opts tso_opts weak_opts
 	while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts; do
 		case $cname in '#'* | '') continue ;; esac
+		[ "$cshort" != kill ] || continue
 		[ "$short" -eq 0 ] || [ "$cshort" = yes ] || continue
 		[ "$(by_model "$2" "$sc_opts" "$tso_opts" "$weak_opts")" != - ] || continue
 		[ ! -f "$1/gcda/$2-$cname/lines.tsv" ] || echo "$1/gcda/$2-$cname/lines.tsv"
@@ -223,6 +224,7 @@ cover_variant() {
 		bad=0 why="" runs=()
 		while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
 			case $cname in '#'* | '') continue ;; esac
+			[ "$cshort" != kill ] || continue
 			[ "$short" -eq 0 ] || [ "$cshort" = yes ] || continue
 			copts=$(by_model "$m" "$sc_opts" "$tso_opts" "$weak_opts")
 			[ "$copts" != - ] || continue

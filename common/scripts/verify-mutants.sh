@@ -2,10 +2,9 @@
 # verify-mutants.sh [--counted] [NAME...]: the lock checker's kill table.
 # --counted: only the models that must kill or must spare each mutant
 # (make test); the "also run" models, reported and not counted, are
-# skipped; a model that has killed a mutant on one layout is not run on
-# its other layouts; a model it must survive runs only the rows the
-# table names for it (the ones that kill it under the weaker model: the
-# same schedule space, spared).  Without it, every model on every
+# skipped; a model it must survive runs only the rows the table names
+# for it (the ones that kill it under the weaker model: the same
+# schedule space, spared).  Without it, every model on every
 # layout runs every row.  --reuse: a row of the unmutated step that verify.sh has just
 # passed (build/verify/results.tsv, newer than checker.c) is
 # not run again (make test runs verify.sh --short first).
@@ -17,11 +16,14 @@
 # (qspinlock.o and api.o disassemble the same) is not run.  On the others
 # it is checked under each model the table names, one row after the other
 # (the rows the table names for it, the ones recorded as killing it,
-# first; then the short rows of common/verify/plan.tsv), until one fails.  A mutant is killed under a model when
-# a row fails there on some layout; one that survives a model that must
-# kill it fails the run, and so does an ordering mutant killed under a
-# model it must survive, a same-code claim whose code changed, and one
-# that does not apply or compile.  Prints the kill table (layout, model,
+# first; then the short rows of common/verify/plan.tsv), until one fails.
+# A mutant is killed under a model on a layout when a row fails there.
+# It must be killed under each model of its must column on every layout
+# whose code it changes (MODEL@LAYOUT: on that layout only, for the
+# reason in its why column), and survive each of its survive column;
+# a must that survives fails the run, and so does a survive that is
+# killed, a same-code claim whose code changed, and a mutant that does
+# not apply or compile.  Prints the kill table (layout, model,
 # executions to the first failure, trace length) and ends with
 # "verify mutants: N killed, N survived where they must not, N errors".
 # Before any mutant, each step they apply to runs unmutated, in each
@@ -75,6 +77,20 @@ plan_rows() {
 	done
 }
 
+# on_layout LIST LAYOUT: the models of a must or survive column ("-",
+# MODEL or MODEL@LAYOUT, blank-separated) that hold on LAYOUT.
+on_layout() {
+	local e out=""
+	for e in ${1//-/}; do
+		case $e in
+		*@"$2") out="$out ${e%@*}" ;;
+		*@*) ;;
+		*) out="$out $e" ;;
+		esac
+	done
+	echo "${out# }"
+}
+
 # run_row BIN MODEL LABEL OPTIONS LOG: one row of the plan; its exit
 # status is the checker's (0 pass, 1 fail, 3 budget spent).
 run_row() {
@@ -87,8 +103,9 @@ run_row() {
 # (its rows of the kill table) and $OUT/mutant-NAME.counts ("killed bad
 # errors").
 check_mutant() {
-	local name=$1 step=$2 must=$3 survive=$4 rows=$5 also=$6 sdir tree patch bin models m res first
-	local cname copts plan_rows log rc line x role v only changed=0 kills=0
+	local name=$1 step=$2 must=$3 survive=$4 rows=$5 also=$6 why=$7 sdir tree patch bin models m res first
+	local cname copts plan_rows log rc line x role v only changed=0 must_v survive_v also_v e
+	local changed_layouts=""
 	local killed=0 bad=0 errors=0
 	: >"$OUT/mutant-$name.table"
 	{
@@ -114,16 +131,21 @@ check_mutant() {
 				continue
 			fi
 			changed=$((changed + 1))
-			models="$must $survive"
-			[ "$counted_only" -eq 1 ] || models="$models $also"
-			for m in ${models//-/}; do
+			changed_layouts="$changed_layouts $v"
+			must_v=$(on_layout "$must" "$v")
+			survive_v=$(on_layout "$survive" "$v")
+			# a model whose must or survive holds on other layouts only
+			# is reported here, as the also models are
+			also_v=${also//-/}
+			for e in ${must//-/} ${survive//-/}; do
+				case " $must_v $survive_v $also_v " in *" ${e%@*} "*) ;; *) also_v="$also_v ${e%@*}" ;; esac
+			done
+			models="$must_v $survive_v"
+			[ "$counted_only" -eq 1 ] || models="$models $also_v"
+			for m in $models; do
 				role=also
-				case " $must " in *" $m "*) role=must ;; esac
-				case " $survive " in *" $m "*) role=survive ;; esac
-				if [ "$counted_only" -eq 1 ] && [ "$role" = must ] &&
-					grep -qE "^$name +$step +[a-z0-9]+ +$m +killed" "$OUT/mutant-$name.table"; then
-					continue
-				fi
+				case " $must_v " in *" $m "*) role=must ;; esac
+				case " $survive_v " in *" $m "*) role=survive ;; esac
 				res="survived" first=""
 				only=0
 				[ "$counted_only" -eq 0 ] || [ "$role" != survive ] || only=1
@@ -146,7 +168,6 @@ check_mutant() {
 					fi
 				done <<<"$plan_rows"
 				case $role:$res in
-				must:killed*) kills=$((kills + 1)) ;;
 				survive:killed*)
 					bad=$((bad + 1))
 					res="KILLED (an ordering mutant must survive $m: $res)"
@@ -160,17 +181,19 @@ check_mutant() {
 				printf '%-30s %-5s %-6s %-5s %-60s %s\n' "$name" "$step" "$v" "$m" "$res" "$(printf '%s' "$first" | cut -c1-90)" >>"$OUT/mutant-$name.table"
 			done
 		done
-		# Killed: by every model it must die under, on some layout whose
-		# code it changes (the others are shown; a bug of one layout, as
-		# the pending byte's, may be none in the other).
-		for m in ${must//-/}; do
-			if grep -qE "^$name +$step +[a-z0-9]+ +$m +killed" "$OUT/mutant-$name.table"; then
-				killed=$((killed + 1))
-			else
-				bad=$((bad + 1))
-				printf '%-30s %-5s %-6s %-5s %s\n' "$name" "$step" all "$m" "SURVIVED on every layout (must be killed)" >>"$OUT/mutant-$name.table"
-			fi
+		# Killed: by every model it must die under, on every layout whose
+		# code it changes and where that must holds.
+		for v in $changed_layouts; do
+			for m in $(on_layout "$must" "$v"); do
+				if grep -qE "^$name +$step +$v +$m +killed" "$OUT/mutant-$name.table"; then
+					killed=$((killed + 1))
+				else
+					bad=$((bad + 1))
+					printf '%-30s %-5s %-6s %-5s %s\n' "$name" "$step" "$v" "$m" "SURVIVED on $v (must be killed there)" >>"$OUT/mutant-$name.table"
+				fi
+			done
 		done
+		[ "$why" = - ] || printf '%-30s %-5s %-6s %-5s %s\n' "$name" "$step" "" "" "why not every layout: $why" >>"$OUT/mutant-$name.table"
 		if [ "$changed" -gt 0 ] && [ -z "${models//[- ]/}" ]; then
 			printf '%-30s %-5s %-6s %-5s %s\n' "$name" "$step" all - "its code changed; run under $also without --counted (reported, not counted)" >>"$OUT/mutant-$name.table"
 		fi
@@ -178,7 +201,6 @@ check_mutant() {
 			bad=$((bad + 1))
 			printf '%-30s %-5s %-6s %-5s %s\n' "$name" "$step" all - "CODE CHANGED: the claim that gcc produces the same code no longer holds" >>"$OUT/mutant-$name.table"
 		fi
-		: "$kills"
 		echo "$killed $bad $errors" >"$OUT/mutant-$name.counts"
 	} 2>"$OUT/mutant-$name.err"
 }
@@ -223,13 +245,14 @@ check_base() {
 # The mutants chosen, and the models each step is run under.
 declare -A base_models base_rows
 rows=()
-while IFS=$'\t' read -r name step must survive xrows also; do
+while IFS=$'\t' read -r name step must survive xrows also why; do
 	if [ "${#want[@]}" -gt 0 ] && ! printf '%s\n' "${want[@]}" | grep -qx "$name"; then
 		continue
 	fi
 	models="$must $survive"
 	[ "$counted_only" -eq 1 ] || models="$models $also"
-	rows+=("$name"$'\t'"$step"$'\t'"$must"$'\t'"$survive"$'\t'"$xrows"$'\t'"$also")
+	models=$(for e in ${models//-/}; do echo "${e%@*}"; done | xargs)
+	rows+=("$name"$'\t'"$step"$'\t'"$must"$'\t'"$survive"$'\t'"$xrows"$'\t'"$also"$'\t'"$why")
 	base_models[$step]="${base_models[$step]:-}"
 	for m in ${models//-/}; do
 		case " ${base_models[$step]} " in *" $m "*) ;; *) base_models[$step]="${base_models[$step]} $m" ;; esac
@@ -237,7 +260,7 @@ while IFS=$'\t' read -r name step must survive xrows also; do
 	for r in ${xrows//-/}; do
 		case " ${base_rows[$step]:-} " in *" $r "*) ;; *) base_rows[$step]="${base_rows[$step]:-} $r" ;; esac
 	done
-done < <(tsv_columns "$MUTANTS_TABLE" name step must survive rows also)
+done < <(tsv_columns "$MUTANTS_TABLE" name step must survive rows also why)
 
 # One job per step, then one per mutant, as many jobs as cores
 # (VERIFY_JOBS=N); the table in the order of common/mutants/mutants.tsv.
@@ -262,7 +285,7 @@ done
 
 names=()
 for row in "${rows[@]}"; do
-	IFS=$'\t' read -r name step must survive xrows also <<<"$row"
+	IFS=$'\t' read -r name step must survive xrows also why <<<"$row"
 	patch=common/verify/mutants/$name.patch
 	[ -f "$patch" ] || patch=common/mutants/$name.patch
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
@@ -270,7 +293,7 @@ for row in "${rows[@]}"; do
 	done
 	say "verify mutant $name (step $step): $(head -1 "$patch")"
 	rm -f "$OUT/mutant-$name.counts"
-	check_mutant "$name" "$step" "$must" "$survive" "$xrows" "$also" &
+	check_mutant "$name" "$step" "$must" "$survive" "$xrows" "$also" "$why" &
 	names+=("$name")
 done
 wait

@@ -6,7 +6,8 @@
 # step's kernel/locking/qspinlock.c and its headers, unmodified, with
 # -fsanitize=thread against the checker's shim, link it with the checker,
 # and run every configuration of common/verify/plan.tsv under every memory
-# model.  Steps whose qspinlock_types.h switches on CONFIG_NR_CPUS are
+# model (but the kill table's own rows, short "kill", unless --configs
+# names them).  Steps whose qspinlock_types.h switches on CONFIG_NR_CPUS are
 # checked in both layouts (nr64: pending byte, nr16k: one pending bit).
 # Each run must PASS, except where common/verify/expect.tsv says the step
 # has a known bug the checker must find: there it must FAIL.  Ends with a
@@ -99,7 +100,7 @@ check_variant() {
 		while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts; do
 			if [ -n "$configs" ]; then
 				case " $configs " in *" $cname "*) ;; *) continue ;; esac
-			elif [ "$short" -eq 1 ] && [ "$cshort" != yes ]; then
+			elif [ "$cshort" = kill ] || { [ "$short" -eq 1 ] && [ "$cshort" != yes ]; }; then
 				continue
 			fi
 			for m in $models; do

@@ -9,10 +9,12 @@
 #  - the mutants (common/mutants/mutants.tsv, the one table of them):
 #    every patch of common/verify/mutants/ (the checker's own) has a row,
 #    every row a patch, and every row names plan rows and models that
-#    exist;
+#    exist, and layouts that exist where a must or survive names one
+#    (MODEL@LAYOUT), with the reason in its why column;
 #  - the booted mutants: common/mutants/*.patch and the rows whose boot
 #    column is x86 or ordering, both ways, and no other boot value;
-#  - the checker's plan: each row's name once.
+#  - the checker's plan: each row's name once, and short is yes, no or
+#    kill.
 # Each check is then run on a doctored copy, which it must refuse for its
 # reason.  Prints KTAP (lib.sh) and "registries: N passed, N failed".
 set -eu
@@ -56,20 +58,26 @@ check_litmus() {
 
 # check_checker_mutants MUTANTS.TSV PATCHDIR PLAN.TSV
 check_checker_mutants() {
-	local name step must survive rows also p r m
+	local name step must survive rows also why r m
 	diff_lists "$2/" "$(find "$2" -name '*.patch' -printf '%f\n' | sed 's/\.patch$//')" \
 		"$1" "$(names "$1" | while read -r n; do [ -f "common/mutants/$n.patch" ] || echo "$n"; done)" || return 1
-	while IFS=$'\t' read -r name step must survive rows also; do
+	while IFS=$'\t' read -r name step must survive rows also why; do
 		[ -f "$2/$name.patch" ] || [ -f "common/mutants/$name.patch" ] ||
 			{ echo "$name has no patch in $2/ or common/mutants/"; return 1; }
 		for r in ${rows//-/}; do
 			names "$3" | grep -qx -- "$r" || { echo "$name names the plan row '$r', which $3 does not have"; return 1; }
 		done
 		for m in ${must//-/} ${survive//-/} ${also//-/}; do
-			case " $VERIFY_MODELS " in *" $m "*) ;; *) echo "$name names the model '$m', not one of $VERIFY_MODELS"; return 1 ;; esac
+			case $m in
+			*@*)
+				case ${m#*@} in nr64 | nr16k | virt) ;; *) echo "$name names the layout '${m#*@}', not nr64, nr16k or virt"; return 1 ;; esac
+				[ "$why" != - ] || { echo "$name holds $m on one layout and its why column does not say why"; return 1; }
+				;;
+			esac
+			case " $VERIFY_MODELS " in *" ${m%@*} "*) ;; *) echo "$name names the model '${m%@*}', not one of $VERIFY_MODELS"; return 1 ;; esac
 		done
 		: "$step"
-	done < <(tsv_columns "$1" name step must survive rows also)
+	done < <(tsv_columns "$1" name step must survive rows also why)
 }
 
 # check_booted_mutants MUTANTS.TSV DIR
@@ -96,6 +104,8 @@ check_plan() {
 	local d
 	d=$(names "$1" | sort | uniq -d | head -1)
 	[ -z "$d" ] || { echo "the row '$d' is in $1 twice"; return 1; }
+	d=$(tsv_columns "$1" name short | awk -F'\t' '$2 != "yes" && $2 != "no" && $2 != "kill" { print $1 " has short " $2; exit }')
+	[ -z "$d" ] || { echo "$d, not yes, no or kill"; return 1; }
 }
 
 ktap_begin registries
@@ -109,7 +119,7 @@ check "litmus tests: each of the $(grep -c '{ \.name = ' $V/litmus.c) in litmus.
 check "the mutants: common/mutants/mutants.tsv and the checker's patches agree, its rows and models exist" \
 	check_checker_mutants $M $V/mutants $V/plan.tsv
 check "the booted mutants: common/mutants/mutants.tsv and common/mutants/*.patch agree" check_booted_mutants $M common/mutants
-check "the checker's plan: every row named once" check_plan $V/plan.tsv
+check "the checker's plan: every row named once, short yes, no or kill" check_plan $V/plan.tsv
 # the list as verify-lib.sh defines it (sourcing it would install packages)
 OTHER_LOCKS=() && eval "$(grep '^OTHER_LOCKS=' common/scripts/verify-lib.sh)"
 check "the cost model's other locks: OTHER_LOCKS (${OTHER_LOCKS[*]}) and $V/locks/ agree" check_other_locks $V/locks "${OTHER_LOCKS[@]}"
@@ -140,6 +150,10 @@ sed 's/^\(is-locked-locked-byte\t[^\t]*\t[^\t]*\t[^\t]*\t[^\t]*\t\)observe/\1obs
 refused "names the plan row 'observer'" check_checker_mutants "$tmp/mutants.tsv" $V/mutants $V/plan.tsv
 sed 's/^\(no-wmb-claim\t[^\t]*\t[^\t]*\t\)weak/\1arm/' $M >"$tmp/mutants.tsv"
 refused "names the model 'arm'" check_checker_mutants "$tmp/mutants.tsv" $V/mutants $V/plan.tsv
+sed 's/^\(is-locked-locked-byte\t[^\t]*\t[^\t]*\t\)tso@nr64/\1tso@nr32k/' $M >"$tmp/mutants.tsv"
+refused "names the layout 'nr32k'" check_checker_mutants "$tmp/mutants.tsv" $V/mutants $V/plan.tsv
+sed 's/^\(is-locked-locked-byte\t.*\t\)[^\t]*$/\1-/' $M >"$tmp/mutants.tsv"
+refused "its why column does not say why" check_checker_mutants "$tmp/mutants.tsv" $V/mutants $V/plan.tsv
 sed 's/^\(no-wmb-claim\t[^\t]*\t\)ordering/\1-/' $M >"$tmp/mutants.tsv"
 refused "'no-wmb-claim' is in common/mutants/ and not in" check_booted_mutants "$tmp/mutants.tsv" common/mutants
 sed 's/^\(no-wmb-claim\t[^\t]*\t\)ordering/\1arm64/' $M >"$tmp/mutants.tsv"
@@ -147,4 +161,6 @@ refused "no-wmb-claim has the boot kind arm64" check_booted_mutants "$tmp/mutant
 refused "'ttas' is in $V/locks/ and not in" check_other_locks $V/locks ticket mcs
 { cat $V/plan.tsv; grep '^c3a1	' $V/plan.tsv; } >"$tmp/plan.tsv"
 refused "the row 'c3a1' is in" check_plan "$tmp/plan.tsv"
+sed 's/^\(pctnest4x\t\)kill/\1mutants/' $V/plan.tsv >"$tmp/plan.tsv"
+refused "pctnest4x has short mutants, not yes, no or kill" check_plan "$tmp/plan.tsv"
 ktap_end
