@@ -140,6 +140,24 @@ static inline int in_arena(const void *p)
 	return (const u8 *)p >= arena && (const u8 *)p < arena + ARENA_SIZE;
 }
 
+/*
+ * The paravirt layout's lock-to-node hash (the shim's
+ * alloc_large_system_hash()): the arena's last bytes, cleared with the
+ * rest before every execution.  Called before main(), once.
+ */
+static unsigned long pv_hash_bytes;
+
+void *vc_pv_hash_area(unsigned long bytes)
+{
+	pv_hash_bytes = (bytes + 63) & ~63UL;
+	if (pv_hash_bytes > ARENA_SIZE / 2) {
+		fprintf(stderr, "verify: a paravirt lock hash of %lu bytes does not fit the modelled memory\n",
+			bytes);
+		exit(2);
+	}
+	return arena + ARENA_SIZE - pv_hash_bytes;
+}
+
 static inline u32 off_of(const void *p)
 {
 	return (const u8 *)p - arena;
@@ -161,6 +179,7 @@ struct range {
 
 struct op {
 	u8 kind, size, rmw, mo, nr;	/* nr: ranges of an AWAIT */
+	u8 timed;	/* an AWAIT that may end with nothing changed */
 	u32 off;
 	struct range r[MAX_READS];
 	const void *pc;
@@ -196,6 +215,15 @@ struct task {
 	/* behaviours: the loads since its last cpu_relax() or store */
 	u64 pend_rf;
 	int pend_n;
+	/* the next cpu_relax() ends a bounded spin (vc_spin_bound()) */
+	int spin_bound;
+	/*
+	 * its last timed await ended with nothing changed, and it has stored
+	 * nothing since: it is going round a loop that changes nothing, and
+	 * its next timed await waits for a change (else a CPU could spin in
+	 * such a loop for ever in one schedule, and starve the others)
+	 */
+	int timed_streak;
 	/* weak: what its last wake-up found changed, until it is read again */
 	int nwoken;
 	struct range woken[MAX_READS];
@@ -861,6 +889,16 @@ static u64 weak_rmw(struct task *t, const struct op *op)
 	if (cut > w->acq)
 		w->acq = cut;
 	n = rmw_apply(op->rmw, v, op->a, op->b, op->size, &store);
+	/*
+	 * A release RMW is a release as a release store is: an acquire after
+	 * it is ordered after it (release_acquire()).  The paravirt unlock,
+	 * a cmpxchg_release(), showed it: without this, MP+wmb+unlock-lock
+	 * was reachable on step 10's pv layout.
+	 */
+	if (release && !full && store) {
+		w->release = 1;
+		w->rel_obs = w->obs;
+	}
 	if (store) {
 		int own = release ? w->obs : w->relobs;
 
@@ -1080,6 +1118,7 @@ static u64 sim_access(struct op *op)
 	case OP_WRITE:
 		t->nreads = 0;
 		t->nwoken = 0;
+		t->timed_streak = 0;
 		commit_reads(t);
 		if (op->b) {	/* an atomic store: the value is known */
 			model_store(t->cpu, op->off, op->size, op->a,
@@ -1093,6 +1132,7 @@ static u64 sim_access(struct op *op)
 	case OP_RMW:
 		t->nreads = 0;
 		t->nwoken = 0;
+		t->timed_streak = 0;
 		commit_reads(t);
 		if (cfg.model == WEAK) {
 			v = weak_rmw(t, op);
@@ -1288,12 +1328,24 @@ ATOMICS(16, uint16_t)
 ATOMICS(32, uint32_t)
 ATOMICS(64, uint64_t)
 
+/*
+ * A spin that gives up after a number of rounds, as a paravirt waiter
+ * does before it halts (the shim's SPIN_THRESHOLD calls it with 1 as the
+ * loop starts; its pv_wait() with 0): its next cpu_relax() is a timed
+ * await, which may end whether or not what it read has changed.
+ */
+void vc_spin_bound(int on)
+{
+	if (cur)
+		cur->spin_bound = on;
+}
+
 /* The end of a spin loop's iteration: the shim's cpu_relax() calls it. */
 void lab_relax_hook(void)
 {
 	struct task *t = cur;
 	struct op op = { .kind = OP_AWAIT, .pc = PC };
-	int i;
+	int i, changed;
 
 	if (!t)
 		return;
@@ -1301,22 +1353,33 @@ void lab_relax_hook(void)
 	harvest(t);
 	if (!t->nreads)
 		vc_fail("cpu_relax() in a loop that reads no shared memory");
+	op.timed = t->spin_bound && !t->timed_streak;
+	t->spin_bound = 0;
 	op.nr = t->nreads;
 	for (i = 0; i < t->nreads; i++)
 		op.r[i] = t->reads[i];
-	/* a failed iteration: its loads and barriers do not count */
-	tcount[t->id] -= t->pend_n;
-	t->pend_rf = 0;
-	t->pend_n = 0;
+	/*
+	 * a failed iteration: its loads and barriers do not count (those
+	 * of a bounded spin do: its way on does not wait for them to change)
+	 */
+	if (!op.timed) {
+		tcount[t->id] -= t->pend_n;
+		t->pend_rf = 0;
+		t->pend_n = 0;
+	}
 	t->op = op;
 	vc_switch(&t->sp, sched_sp);
 	t->nwoken = 0;
-	if (cfg.model == WEAK)
-		for (i = 0; i < op.nr; i++)
-			if (model_load(t->cpu, op.r[i].off, op.r[i].size) != t->read_val[i]) {
+	changed = 0;
+	for (i = 0; i < op.nr; i++)
+		if (model_load(t->cpu, op.r[i].off, op.r[i].size) != t->read_val[i]) {
+			changed = 1;
+			if (cfg.model == WEAK) {
 				t->woken[t->nwoken] = op.r[i];
 				t->woken_val[t->nwoken++] = t->read_val[i];
 			}
+		}
+	t->timed_streak = op.timed && !changed;
 	t->nreads = 0;
 }
 
@@ -1448,6 +1511,8 @@ static void task_init(struct task *t)
 	t->state = 0;
 	t->pw_size = 0;
 	t->nreads = 0;
+	t->spin_bound = 0;
+	t->timed_streak = 0;
 	t->active = 0;
 	t->done_acq = 0;
 	t->clock = 0;
@@ -1544,7 +1609,7 @@ static int enabled(int p)
 		return 0;
 	switch (t->op.kind) {
 	case OP_AWAIT:
-		return await_ready(t);
+		return t->op.timed || await_ready(t);
 	case OP_RMW:
 		if (cfg.model == TSO || t->op.mo == MO_SEQ_CST || t->op.mo >= MO_RELEASE)
 			return sb[t->cpu].n == 0;
@@ -1779,7 +1844,7 @@ static int failed_spin(int p, const struct event *e)
 	const struct task *t = &tasks[p];
 
 	return cfg.model != WEAK && !is_flusher(p) && e->op.kind == OP_READ && !t->state &&
-	       t->op.kind == OP_AWAIT && t->op.nr == 1 &&
+	       t->op.kind == OP_AWAIT && !t->op.timed && t->op.nr == 1 &&
 	       t->op.r[0].off == e->op.off && t->op.r[0].size == e->op.size;
 }
 
@@ -2377,7 +2442,8 @@ static void op_str(const struct event *e, char *buf, size_t n)
 			snprintf(b + strlen(b), sizeof(b) - strlen(b), "%s%s",
 				 i ? ", " : "", loc_name(o->r[i].off, a, sizeof(a)));
 		}
-		snprintf(buf, n, "cpu_relax(): %s changed, spin again", b);
+		snprintf(buf, n, o->timed ? "cpu_relax(): the bounded spin on %s goes on or ends" :
+			 "cpu_relax(): %s changed, spin again", b);
 		break;
 	case OP_IRQ:
 		snprintf(buf, n, "interrupt: a nested lock and unlock");
@@ -2824,7 +2890,7 @@ int main(int argc, char **argv)
 	}
 
 	pcpu_size = (__stop_lab_percpu - __start_lab_percpu + 63) & ~63UL;
-	if (PCPU_OFF + cfg.cpus * pcpu_size > ARENA_SIZE) {
+	if (PCPU_OFF + cfg.cpus * pcpu_size > ARENA_SIZE - pv_hash_bytes) {
 		fprintf(stderr, "verify: %d CPUs' per-CPU data (%lu bytes each) do not fit the modelled memory\n",
 			cfg.cpus, pcpu_size);
 		return 2;
