@@ -18,6 +18,7 @@
  * built statically for x86_64 and sparc64.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -163,6 +164,9 @@ static const char *lock_kind(void)
 	fclose(f);
 	if (kind && kernel_said("virt_spin_lock: on:"))
 		return "virt-test-and-set";
+	/* The paravirt queue, whose waiters halt (step 10 on). */
+	if (kind && kernel_said("PV spinlocks enabled"))
+		return "pv-qspinlock";
 	if (kind)
 		return kind;
 #ifdef __x86_64__
@@ -172,6 +176,51 @@ static const char *lock_kind(void)
 #else
 	return "unknown";
 #endif
+}
+
+/*
+ * The kernel's lock event counts (CONFIG_LOCK_EVENT_COUNTS), one file a
+ * count in debugfs: print the queued spinlock's, "pv_*" and "lock_*", on
+ * one line, "lock events NAME=N ...", which the verdict reads.  A kernel
+ * without them says so.
+ */
+static void report_lock_events(void)
+{
+	static const char dir[] = "/sys/kernel/debug/lock_event_counts";
+	char line[2048] = "", path[512], num[32];
+	struct dirent *e;
+	size_t len = 0;
+	DIR *d;
+
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	d = opendir(dir);
+	if (!d) {
+		say("lock events: none (no %s)", dir);
+		return;
+	}
+	while ((e = readdir(d))) {
+		ssize_t n;
+		int fd;
+
+		if (strncmp(e->d_name, "pv_", 3) && strncmp(e->d_name, "lock_", 5))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, num, sizeof(num) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		num[n] = '\0';
+		num[strcspn(num, "\n")] = '\0';
+		len += snprintf(line + len, sizeof(line) - len, " %s=%s",
+				e->d_name, num);
+		if (len >= sizeof(line))
+			break;
+	}
+	closedir(d);
+	say("lock events%s", line);
 }
 
 static void run_shell(void)
@@ -280,6 +329,7 @@ int main(void)
 	}
 	if (strcmp(qsl, "off") != 0)
 		run_qsltorture(strcmp(qsl, "on") ? qsl : "", duration);
+	report_lock_events();
 
 	say("plan done");
 	power_off();

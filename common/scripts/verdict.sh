@@ -21,7 +21,9 @@
 #    EXPECTED_LOCK, and every counter named in PATHS (comma-separated,
 #    "-" for none) is above zero: the run reached those paths of the lock;
 #    a NAME=0 in PATHS is a counter that must be zero: a path the run must
-#    not have taken (reported as NAME=0, for the reader to see);
+#    not have taken (reported as NAME=0, for the reader to see); an
+#    ev.NAME is the kernel's lock event count NAME, from the guest's
+#    "lock events" line (CONFIG_LOCK_EVENT_COUNTS, read from debugfs);
 #  - no line of the kernel log looks like a bug, warning, oops, stall,
 #    lockup or lockdep report;
 #  - the guest finished its plan.
@@ -156,25 +158,48 @@ if [ "$qsl" != off ]; then
 	*"RESULT FAIL "*) fail "qsl_torture: ${qline#*RESULT FAIL }" ;;
 	*) fail "qsl_torture: unreadable result: ${qline#*RESULT }" ;;
 	esac
-	# Every key=value word of the RESULT line, as qsl.KEY.
+	# Every key=value word of the RESULT line, as qsl.KEY, and of the
+	# guest's line of the kernel's lock event counts, as ev.KEY.
 	for w in ${qline#*RESULT PASS }; do
 		case $w in *=*) metrics+=("qsl.$w") ;; esac
 	done
-	# counter NAME: the value of NAME=... on the RESULT line, or empty.
-	counter() { field "$1" "$qline"; }
+	eline=$(grep -a -m1 'QSL: lock events' "$text" || true)
+	for w in ${eline#*lock events}; do
+		case $w in *=*) metrics+=("ev.$w") ;; esac
+	done
+	# counter NAME: the value of NAME=... on the RESULT line (ev.NAME: on
+	# the lock events line), or empty.
+	counter() {
+		case $1 in
+		ev.*) field "${1#ev.}" "$eline" ;;
+		*) field "$1" "$qline" ;;
+		esac
+	}
+	# who PATH: who counts it, for the reasons below
+	who() {
+		case $1 in
+		ev.*) echo "the kernel's lock event counts" ;;
+		*) echo qsl_torture ;;
+		esac
+	}
 	shape=$(counter shape)
 	[ "$shape" = "$shape_want" ] ||
 		fail "qsl_torture saw a lock word shaped like $shape while holding the lock, expected $shape_want"
 	for p in $(printf '%s' "$paths" | tr ',' ' '); do
 		[ "$p" = - ] && continue
 		v=$(counter "${p%=0}")
-		[ -n "$v" ] || fail "qsl_torture reported no '${p%=0}' counter"
+		if [ -z "$v" ]; then
+			case $p in
+			ev.*) fail "the kernel's lock event counts have no '${p#ev.}' (the guest printed: ${eline:-no lock events line})" ;;
+			*) fail "qsl_torture reported no '${p%=0}' counter" ;;
+			esac
+		fi
 		case $p in
 		*=0)
 			[ "$v" -eq 0 ] ||
-				fail "qsl_torture saw '${p%=0}' $v times, and this lock must never take that path"
+				fail "$(who "$p") saw '${p%=0}' $v times, and this lock must never take that path"
 			;;
-		*) [ "$v" -gt 0 ] || fail "qsl_torture never saw '$p' (the run did not reach that path of the lock)" ;;
+		*) [ "$v" -gt 0 ] || fail "$(who "$p") never saw '$p' (the run did not reach that path of the lock)" ;;
 		esac
 		summary="$summary, ${p%=0}=$v"
 	done

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_QSPINLOCK_H
+#define _ASM_X86_QSPINLOCK_H
+
+#include <linux/jump_label.h>
+#include <asm-generic/qspinlock_types.h>
+
+/**
+ * native_queued_spin_unlock - release a queued spinlock
+ * @lock: the queued spinlock
+ *
+ * Only the owner writes the locked byte, and x86 keeps stores in order
+ * (TSO), so clearing that byte alone releases the lock: no locked
+ * instruction is needed, only a compiler barrier, which is all
+ * smp_store_release() is on x86.  Waiters changing the tail bits of the
+ * same word at the same time are not disturbed by a byte store.
+ */
+static inline void native_queued_spin_unlock(struct qspinlock *lock)
+{
+	/* Release: the critical section stays before the store to ->locked. */
+	smp_store_release(&lock->locked, 0);
+}
+
+#define queued_spin_unlock queued_spin_unlock
+#ifdef CONFIG_PARAVIRT_SPINLOCKS
+#include <linux/kcsan-checks.h>
+#include <asm/paravirt.h>
+
+/*
+ * With paravirt spinlocks the slowpath and the unlock are called through
+ * pv_ops: the native ones by default, the paravirt ones of
+ * kernel/locking/qspinlock_paravirt.h once a backend installs them at
+ * boot.  Where the native unlock stays, the call site is patched back to
+ * the single byte store above.
+ */
+void native_queued_spin_lock_slowpath(struct qspinlock *lock, u32 val);
+void __pv_init_lock_hash(void);
+void __pv_queued_spin_lock_slowpath(struct qspinlock *lock, u32 val);
+__visible void __pv_queued_spin_unlock(struct qspinlock *lock);
+void __raw_callee_save___pv_queued_spin_unlock(struct qspinlock *lock);
+extern bool nopvspin;
+
+static inline void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
+{
+	pv_queued_spin_lock_slowpath(lock, val);
+}
+
+static inline void queued_spin_unlock(struct qspinlock *lock)
+{
+	/* A call through pv_ops, which KCSAN cannot see as a release. */
+	kcsan_release();
+	pv_queued_spin_unlock(lock);
+}
+#else
+static inline void queued_spin_unlock(struct qspinlock *lock)
+{
+	native_queued_spin_unlock(lock);
+}
+#endif /* CONFIG_PARAVIRT_SPINLOCKS */
+
+#ifdef CONFIG_PARAVIRT
+/*
+ * A fair lock hands itself to the next waiter in line.  In a guest that
+ * waiter is a vCPU, which the host may have descheduled: the lock then
+ * stays free, with every CPU queued behind it waiting, until the host
+ * runs that vCPU again, a whole host time slice for one hand-over.  A
+ * test-and-set lock waits for nobody: whichever vCPU runs when the lock
+ * comes free takes it.  So a guest gives up fairness and takes contended
+ * locks that way.
+ *
+ * virt_spin_lock_key starts on; native_pv_lock_init() turns it off where
+ * CPUID says there is no hypervisor, and a paravirt spinlock backend
+ * turns it off where it installs the paravirt slowpath, whose waiters
+ * halt instead (CONFIG_PARAVIRT_SPINLOCKS).  It is switched once, at
+ * boot, before the other CPUs come up, so every CPU takes every lock the
+ * same way.
+ */
+DECLARE_STATIC_KEY_TRUE(virt_spin_lock_key);
+
+void native_pv_lock_init(void) __init;
+
+#define virt_spin_lock virt_spin_lock
+/**
+ * virt_spin_lock - in a guest, take a contended lock with test-and-set
+ * @lock: the queued spinlock
+ *
+ * Return: false where the key is off, and the caller queues; true once
+ * this CPU holds the lock.
+ *
+ * Nobody sets the pending bit or a tail while the key is on: the word
+ * only ever holds 0 or _Q_LOCKED_VAL, and the fast path, the trylock and
+ * the unlock work on it unchanged.  queued_spin_is_contended() then never
+ * says yes, so a holder that drops its lock for waiters (spin_needbreak(),
+ * with CONFIG_PREEMPTION) no longer sees them.
+ */
+static inline bool virt_spin_lock(struct qspinlock *lock)
+{
+	int val;
+
+	if (!static_branch_likely(&virt_spin_lock_key))
+		return false;
+
+	/*
+	 * Read until the lock is free, then try to take it: the waiters
+	 * share the cache line while they wait, and only a CPU that saw the
+	 * lock free writes to it.  A successful cmpxchg is fully ordered,
+	 * which covers the acquire.
+	 */
+	do {
+		while ((val = atomic_read(&lock->val)) != 0)
+			cpu_relax();
+	} while (!atomic_try_cmpxchg(&lock->val, &val, _Q_LOCKED_VAL));
+
+	return true;
+}
+#else
+static inline void native_pv_lock_init(void)
+{
+}
+#endif /* CONFIG_PARAVIRT */
+
+#ifdef CONFIG_PARAVIRT_SPINLOCKS_HALT
+void pv_halt_spinlock_init(void) __init;
+#else
+static inline void pv_halt_spinlock_init(void)
+{
+}
+#endif
+
+#include <asm-generic/qspinlock.h>
+
+#endif /* _ASM_X86_QSPINLOCK_H */
