@@ -222,9 +222,10 @@ cover_variant() {
 	strip=$(printf '%s' "$out" | tr -cd / | wc -c)
 	for m in $MODELS; do
 		bad=0 why="" runs=()
-		while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts _; do
+		while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts layouts; do
 			case $cname in '#'* | '') continue ;; esac
 			[ "$cshort" != kill ] || continue
+			row_on_layout "$layouts" "$v" || continue
 			[ "$short" -eq 0 ] || [ "$cshort" = yes ] || continue
 			copts=$(by_model "$m" "$sc_opts" "$tso_opts" "$weak_opts")
 			[ "$copts" != - ] || continue
@@ -266,7 +267,7 @@ cover_variant() {
 			runs+=("$d")
 			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "$m" "$cname" "$(grep -m1 '^verify ' "$log" | sed 's/.*: \(PASS\|FAIL\)/\1/; s/:.*//')" \
 				"$(summary "$d")" >>"$OUT/coverage.tsv"
-		done < <(tsv_columns common/verify/plan.tsv name short sc tso weak)
+		done < <(tsv_columns common/verify/plan.tsv name short sc tso weak layouts)
 		if [ "${#runs[@]}" -eq 0 ]; then
 			ktap_result 1 "coverage $label $m: no run${why:+: ${why#; }}"
 			continue

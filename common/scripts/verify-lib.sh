@@ -30,7 +30,10 @@ run_logged() {
 # where the step's x86_64 kernel is a guest kernel (the config column
 # lists paravirt): CONFIG_PARAVIRT, with virt_spin_lock_key on, as a
 # guest under a hypervisor without paravirt spinlocks runs it (nr64 is
-# the same kernel on bare metal, the key off).
+# the same kernel on bare metal, the key off); pv where it lists pvspin:
+# CONFIG_PARAVIRT_SPINLOCKS, the paravirt slowpath and unlock installed,
+# as a guest with a paravirt spinlock backend runs them (waiters halt
+# until kicked: the shim's asm/paravirt.h and api.c's backend).
 checker_layouts() {
 	local l=nr64
 	if [ "$1" = today ]; then
@@ -39,6 +42,7 @@ checker_layouts() {
 	fi
 	[ "$(expect_field "$1" x86_64 variant)" != nr16k ] || l="$l nr16k"
 	case ",$(expect_field "$1" x86_64 config)," in *,paravirt,*) l="$l virt" ;; esac
+	case ",$(expect_field "$1" x86_64 config)," in *,pvspin,*) l="$l pv" ;; esac
 	echo "$l"
 }
 
@@ -56,7 +60,8 @@ build() {
 	nr64) nr=64 ;;
 	nr16k) nr=16384 ;;
 	virt) nr=64 virt=(-DCONFIG_PARAVIRT=1) ;;
-	*) echo "no layout '$variant' (nr64, nr16k, virt)"; return 1 ;;
+	pv) nr=64 virt=(-DCONFIG_PARAVIRT=1 -DCONFIG_PARAVIRT_SPINLOCKS=1) ;;
+	*) echo "no layout '$variant' (nr64, nr16k, virt, pv)"; return 1 ;;
 	esac
 	out=$OUT/$name
 	rm -rf "$out"
@@ -164,6 +169,17 @@ by_model() {
 	sc) printf '%s\n' "$2" ;;
 	tso) printf '%s\n' "$3" ;;
 	weak) printf '%s\n' "$4" ;;
+	esac
+}
+
+# row_on_layout LAYOUTS LAYOUT: does a row of common/verify/plan.tsv
+# whose layouts column is LAYOUTS run in LAYOUT?  "-": every layout but
+# pv; "all": every one; "pv": the paravirt layout only.
+row_on_layout() {
+	case $1 in
+	all) return 0 ;;
+	pv) [ "$2" = pv ] ;;
+	*) [ "$2" != pv ] ;;
 	esac
 }
 

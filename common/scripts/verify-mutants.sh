@@ -59,17 +59,18 @@ build_checker
 # and that the unmutated STEP must pass (its own known bugs, in
 # expect.tsv, kill nothing).
 plan_rows() {
-	local cname sc_opts tso_opts weak_opts copts r plan
+	local cname sc_opts tso_opts weak_opts layouts copts r plan
 	{
-		plan=$(tsv_columns common/verify/plan.tsv name short sc tso weak)
+		plan=$(tsv_columns common/verify/plan.tsv name short sc tso weak layouts)
 		for r in $4; do
 			awk -F'\t' -v r="$r" '$1 == r' <<<"$plan"
 		done
 		if [ "${5:-0}" != 1 ] || [ -z "${4// /}" ]; then
 			awk -F'\t' -v x=" $4 " '$2 == "yes" && index(x, " " $1 " ") == 0' <<<"$plan"
 		fi
-	} | while IFS=$'\t' read -r cname _ sc_opts tso_opts weak_opts; do
+	} | while IFS=$'\t' read -r cname _ sc_opts tso_opts weak_opts layouts; do
 		[ -n "$cname" ] || continue
+		row_on_layout "$layouts" "$2" || continue
 		copts=$(by_model "$3" "$sc_opts" "$tso_opts" "$weak_opts")
 		[ "$copts" != - ] || continue
 		[ "$(expected "$1" "$2" "$3" "$cname" | cut -f1)" = PASS ] || continue

@@ -97,7 +97,8 @@ check_variant() {
 			echo "0 1 0" >"$OUT/$name.counts"
 			return
 		fi
-		while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts; do
+		while IFS=$'\t' read -r cname cshort sc_opts tso_opts weak_opts layouts; do
+			row_on_layout "$layouts" "$v" || continue
 			if [ -n "$configs" ]; then
 				case " $configs " in *" $cname "*) ;; *) continue ;; esac
 			elif [ "$cshort" = kill ] || { [ "$short" -eq 1 ] && [ "$cshort" != yes ]; }; then
@@ -139,7 +140,7 @@ check_variant() {
 				printf '%s\t%s -> %s\n' "$([ "$verdict" = "${verdict#NOT}" ] && echo 0 || echo 1)" "$line" "$verdict" >>"$OUT/$name.ktap"
 				printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$v" "$m" "$cname" "$got" "${x:-0}" >>"$OUT/$name.rows"
 			done
-		done < <(tsv_columns common/verify/plan.tsv name short sc tso weak)
+		done < <(tsv_columns common/verify/plan.tsv name short sc tso weak layouts)
 		# The models' own tests (common/verify/litmus.c, each with what
 		# every model must answer; verify -L list prints them): the lock
 		# tests on every layout, the plain ones once (on today's, nr64).
@@ -147,7 +148,10 @@ check_variant() {
 		# and 3 preemptions (1 and 2 in make test's share): a search within
 		# the bounds, the options shown on the line.  Unbounded, the Z6.0
 		# tests do not exhaust in 2 million executions; within these
-		# bounds every test exhausts, in 3 s at most.
+		# bounds every test exhausts, in 3 s at most.  On the pv layout
+		# (halting waiters, bounded spins) the Z6.0 tests do not exhaust
+		# within those in 2 million executions either: it keeps make
+		# test's bounds.
 		if ! "$bin" -L list >"$OUT/$name.litmus" 2>"$OUT/$name.litmus.err"; then
 			bad=$((bad + 1))
 			printf '1\t%s\n' "litmus $name: the tests' expectations (verify -L list): $(head -1 "$OUT/$name.litmus.err") -> NOT AS EXPECTED" >>"$OUT/$name.ktap"
@@ -165,7 +169,7 @@ check_variant() {
 				# three-CPU lock tests take 40 s unbounded on step 1
 				if [ "$kind" = lock ] && [ "$m" = weak ]; then
 					copts="-w 2 -b 3"
-					[ "$short" -eq 0 ] || copts="-w 1 -b 2"
+					[ "$short" -eq 0 ] && [ "$v" != pv ] || copts="-w 1 -b 2"
 				fi
 				log=$OUT/logs/$name-$m-litmus-$cname.log
 				rc=0

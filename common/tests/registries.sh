@@ -106,6 +106,8 @@ check_plan() {
 	[ -z "$d" ] || { echo "the row '$d' is in $1 twice"; return 1; }
 	d=$(tsv_columns "$1" name short | awk -F'\t' '$2 != "yes" && $2 != "no" && $2 != "kill" { print $1 " has short " $2; exit }')
 	[ -z "$d" ] || { echo "$d, not yes, no or kill"; return 1; }
+	d=$(tsv_columns "$1" name layouts | awk -F'\t' '$2 != "-" && $2 != "all" && $2 != "pv" { print $1 " has layouts " $2; exit }')
+	[ -z "$d" ] || { echo "$d, not -, all or pv"; return 1; }
 }
 
 ktap_begin registries
@@ -119,7 +121,7 @@ check "litmus tests: each of the $(grep -c '{ \.name = ' $V/litmus.c) in litmus.
 check "the mutants: common/mutants/mutants.tsv and the checker's patches agree, its rows and models exist" \
 	check_checker_mutants $M $V/mutants $V/plan.tsv
 check "the booted mutants: common/mutants/mutants.tsv and common/mutants/*.patch agree" check_booted_mutants $M common/mutants
-check "the checker's plan: every row named once, short yes, no or kill" check_plan $V/plan.tsv
+check "the checker's plan: every row named once, short yes, no or kill, layouts -, all or pv" check_plan $V/plan.tsv
 # the list as verify-lib.sh defines it (sourcing it would install packages)
 OTHER_LOCKS=() && eval "$(grep '^OTHER_LOCKS=' common/scripts/verify-lib.sh)"
 check "the cost model's other locks: OTHER_LOCKS (${OTHER_LOCKS[*]}) and $V/locks/ agree" check_other_locks $V/locks "${OTHER_LOCKS[@]}"
@@ -163,4 +165,6 @@ refused "'ttas' is in $V/locks/ and not in" check_other_locks $V/locks ticket mc
 refused "the row 'c3a1' is in" check_plan "$tmp/plan.tsv"
 sed 's/^\(pctnest4x\t\)kill/\1mutants/' $V/plan.tsv >"$tmp/plan.tsv"
 refused "pctnest4x has short mutants, not yes, no or kill" check_plan "$tmp/plan.tsv"
+sed 's/^\(pvc3a1\t.*\t\)pv\t/\1virt\t/' $V/plan.tsv >"$tmp/plan.tsv"
+refused "pvc3a1 has layouts virt, not -, all or pv" check_plan "$tmp/plan.tsv"
 ktap_end

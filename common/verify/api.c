@@ -26,9 +26,52 @@
 /*
  * The virt layout: x86's switch from the queue to its test-and-set loop
  * (virt_spin_lock()), on, as in a guest whose hypervisor has no paravirt
- * spinlocks.
+ * spinlocks.  (The pv layout's slowpath never looks at it.)
  */
 DEFINE_STATIC_KEY_TRUE(virt_spin_lock_key);
+#endif
+
+#ifdef CONFIG_PARAVIRT_SPINLOCKS
+/*
+ * The pv layout: the paravirt slowpath and unlock (the shim's
+ * asm/paravirt.h calls them), with this backend.
+ *
+ * pv_wait() halts: it stops its CPU until a kick, and nothing else ends
+ * the halt, not even a change of *ptr (a real halt ends on any interrupt;
+ * a model without those wake-ups turns every lost kick into a hang, which
+ * the checker reports).  The kicks a CPU has had are a counter in its
+ * per-CPU data: pv_wait() reads it first, as a halting CPU disables
+ * interrupts first, so a kick sent from then on ends the halt and one
+ * sent before does not.  The read is an acquire: a kick is an IPI, and a
+ * CPU that takes it sees what its sender stored before sending it.
+ */
+static DEFINE_PER_CPU(atomic_t, vc_pv_kicks);
+
+void vc_pv_wait(u8 *ptr, u8 val)
+{
+	atomic_t *kicks = this_cpu_ptr(&vc_pv_kicks);
+	int seen;
+
+	vc_spin_bound(0);
+	seen = atomic_read_acquire(kicks);
+	if (READ_ONCE(*ptr) != val)
+		return;
+	while (atomic_read(kicks) == seen)
+		cpu_relax();
+}
+
+/* An IPI: x86 orders the sender's stores before it (a full barrier). */
+void vc_pv_kick(int cpu)
+{
+	smp_mb();
+	atomic_add(1, per_cpu_ptr(&vc_pv_kicks, cpu));
+}
+
+/* What a backend does at boot, before the lock is used. */
+static void __attribute__((__constructor__)) vc_pv_init(void)
+{
+	__pv_init_lock_hash();
+}
 #endif
 
 #ifdef _Q_LOCKED_MASK
@@ -44,7 +87,12 @@ const struct vc_layout vc_layout = {
 	.tail_idx_offset = _Q_TAIL_IDX_OFFSET,
 	.tail_idx_mask = _Q_TAIL_IDX_MASK,
 	.tail_cpu_offset = _Q_TAIL_CPU_OFFSET,
+#ifdef CONFIG_PARAVIRT_SPINLOCKS
+	/* qspinlock.c's struct qnode: room for the paravirt node */
+	.node_size = sizeof(struct mcs_spinlock) + 2 * sizeof(long),
+#else
 	.node_size = sizeof(struct mcs_spinlock),
+#endif
 	.node_count_offset = __builtin_offsetof(struct mcs_spinlock, count),
 };
 #else

@@ -890,7 +890,7 @@ function finish(   i, nm)
 	print "#define smp_mb__after_spinlock()\tsmp_mb()" > out
 	print "/* powerpc's, the one architecture that needs it: a full barrier */" > out
 	print "#define smp_mb__after_unlock_lock()\tsmp_mb()" > out
-	print "#define smp_store_mb(x, v)\tdo { WRITE_ONCE(x, v); smp_mb(); } while (0)" > out
+	print "/* smp_store_mb(): the shim's (asm/barrier.h), WRITE_ONCE() then smp_mb() */" > out
 	print "/*" > out
 	print " * Only tests without a grace period get here (no synchronize_rcu()):" > out
 	print " * there the LKMM's rcu_read_lock() and rcu_read_unlock() order nothing," > out

@@ -13,6 +13,11 @@
 #define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
 #define smp_mb__before_atomic()	smp_mb()
+#define smp_store_mb(var, value)					\
+do {									\
+	WRITE_ONCE(var, value);						\
+	smp_mb();							\
+} while (0)
 #define smp_mb__after_atomic()	smp_mb()
 #define smp_acquire__after_ctrl_dep()	smp_rmb()
 

@@ -10,4 +10,19 @@ do {									\
 	_Static_assert(!(cond), "BUILD_BUG_ON(" #cond ")");		\
 } while (0)
 
+/*
+ * WARN() and WARN_ONCE(): only the lock checker's paravirt layout
+ * compiles code that uses them, and there a warning is a failure of the
+ * run (vc_fail(), common/verify/checker.c).
+ */
+void vc_fail(const char *fmt, ...) __printf(1, 2);
+#define WARN(cond, fmt...)						\
+({									\
+	int __warned = !!(cond);					\
+	if (__warned)							\
+		vc_fail(fmt);						\
+	__warned;							\
+})
+#define WARN_ONCE(cond, fmt...)	WARN(cond, fmt)
+
 #endif /* _LAB_LINUX_BUG_H */

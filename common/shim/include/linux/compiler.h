@@ -16,6 +16,12 @@
 #endif
 #define __aligned(x)		__attribute__((__aligned__(x)))
 #define __init			/* no init sections in userspace */
+#define __initdata
+#define __read_mostly
+#define __visible
+/* A boot parameter's handler: kept, never called. */
+#define early_param(str, fn)						\
+	static int (*const __early_param_##fn)(char *) __attribute__((__unused__)) = fn
 #define noinline		__attribute__((__noinline__))
 #define __printf(a, b)		__attribute__((__format__(printf, a, b)))
 #define likely(x)		__builtin_expect(!!(x), 1)
