@@ -1334,6 +1334,8 @@ ATOMICS(64, uint64_t)
  * loop starts; its pv_wait() with 0): its next cpu_relax() is a timed
  * await, which may end whether or not what it read has changed.
  */
+static int await_ready(struct task *t);
+
 void vc_spin_bound(int on)
 {
 	if (cur)
@@ -1345,7 +1347,7 @@ void lab_relax_hook(void)
 {
 	struct task *t = cur;
 	struct op op = { .kind = OP_AWAIT, .pc = PC };
-	int i, changed;
+	int i;
 
 	if (!t)
 		return;
@@ -1370,16 +1372,13 @@ void lab_relax_hook(void)
 	t->op = op;
 	vc_switch(&t->sp, sched_sp);
 	t->nwoken = 0;
-	changed = 0;
-	for (i = 0; i < op.nr; i++)
-		if (model_load(t->cpu, op.r[i].off, op.r[i].size) != t->read_val[i]) {
-			changed = 1;
-			if (cfg.model == WEAK) {
+	if (cfg.model == WEAK)
+		for (i = 0; i < op.nr; i++)
+			if (model_load(t->cpu, op.r[i].off, op.r[i].size) != t->read_val[i]) {
 				t->woken[t->nwoken] = op.r[i];
 				t->woken_val[t->nwoken++] = t->read_val[i];
 			}
-		}
-	t->timed_streak = op.timed && !changed;
+	t->timed_streak = op.timed && !await_ready(t);
 	t->nreads = 0;
 }
 
