@@ -128,6 +128,9 @@ check_variant() {
 				if [ "$got" = "$want" ] && ! pin=$(pin_check "step-$n/$v/$cname/$m [$copts]" "$(grep -m1 '^result: ' "$log" || true)"); then
 					bad=$((bad + 1))
 					verdict="NOT AS EXPECTED: $pin (log: ${log#"$TOP"/})"
+				elif [ "$got" = PASS ] && spurious_unused "$copts" "$(grep -m1 '^result: ' "$log" || true)"; then
+					bad=$((bad + 1))
+					verdict="NOT AS EXPECTED: the row allows spurious wake-ups (-S) and took none (log: ${log#"$TOP"/})"
 				elif [ "$got" = "$want" ]; then
 					good=$((good + 1))
 					verdict="ok"

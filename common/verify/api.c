@@ -23,6 +23,8 @@
 #include "vc.h"
 
 #ifdef CONFIG_PARAVIRT
+#include <linux/jump_label.h>
+
 /*
  * The virt layout: x86's switch from the queue to its test-and-set loop
  * (virt_spin_lock()), on, as in a guest whose hypervisor has no paravirt
@@ -36,14 +38,19 @@ DEFINE_STATIC_KEY_TRUE(virt_spin_lock_key);
  * The pv layout: the paravirt slowpath and unlock (the shim's
  * asm/paravirt.h calls them), with this backend.
  *
- * pv_wait() halts: it stops its CPU until a kick, and nothing else ends
- * the halt, not even a change of *ptr (a real halt ends on any interrupt;
- * a model without those wake-ups turns every lost kick into a hang, which
- * the checker reports).  The kicks a CPU has had are a counter in its
- * per-CPU data: pv_wait() reads it first, as a halting CPU disables
- * interrupts first, so a kick sent from then on ends the halt and one
- * sent before does not.  The read is an acquire: a kick is an IPI, and a
- * CPU that takes it sees what its sender stored before sending it.
+ * pv_wait() halts: it stops its CPU until a kick.  The kicks a CPU has
+ * had are a counter in its per-CPU data: pv_wait() reads it first, as a
+ * halting CPU disables interrupts first, so a kick sent from then on ends
+ * the halt and one sent before does not.  The read is an acquire: a kick
+ * is an IPI, and a CPU that takes it sees what its sender stored before
+ * sending it.
+ *
+ * A real halt also ends on any other interrupt, and the API allows such
+ * a spurious wake-up at any time.  With -S N each CPU may take N of them,
+ * wherever the search puts them (vc_spurious_wakeup_point()): the halt
+ * then returns with no kick and nothing changed.  Once a CPU's budget is
+ * spent only a kick ends its halt, not even a change of *ptr, so a lost
+ * kick is a hang, which the checker reports with its trace.
  */
 static DEFINE_PER_CPU(atomic_t, vc_pv_kicks);
 
@@ -56,8 +63,13 @@ void vc_pv_wait(u8 *ptr, u8 val)
 	seen = atomic_read_acquire(kicks);
 	if (READ_ONCE(*ptr) != val)
 		return;
-	while (atomic_read(kicks) == seen)
+	while (atomic_read(kicks) == seen) {
+		if (vc_spurious_wakeup_point()) {
+			cpu_relax();
+			return;
+		}
 		cpu_relax();
+	}
 }
 
 /* An IPI: x86 orders the sender's stores before it (a full barrier). */

@@ -83,5 +83,7 @@ struct vc_lockref *vc_lockref_of(int i);
 void vc_fail(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
 /* The paravirt layout: a bounded spin's next cpu_relax() (checker.c). */
 void vc_spin_bound(int on);
+/* The paravirt layout: a halt that may end spuriously (-S; checker.c). */
+int vc_spurious_wakeup_point(void);
 
 #endif /* _VC_H */

@@ -38,4 +38,13 @@ static __always_inline int atomic_fetch_or_acquire(int i, atomic_t *v)
 	return __atomic_fetch_or(&v->counter, i, __ATOMIC_ACQUIRE);
 }
 
+#ifdef CONFIG_PARAVIRT_SPINLOCKS
+/* SPIN_THRESHOLD (x86's asm/spinlock.h), a bounded spin in the checker */
+#include <linux/spinlock.h>
+/* What 6.1's qspinlock_paravirt.h sizes its hash table with (x86_64). */
+#define SMP_CACHE_BYTES	64
+#define PAGE_SIZE	4096UL
+#define ALIGN(x, a)	(((x) + (a) - 1) / (a) * (a))
+#endif
+
 #endif /* _VC_TODAY_H */

@@ -6,8 +6,8 @@
  * (kernel/locking/qspinlock_paravirt.h), called directly, as pv_ops hold
  * them once a backend has installed them at boot.  pv_wait() and
  * pv_kick() are the checker's backend (common/verify/api.c): a halt that
- * only a kick ends, with no spurious wake-up, so that a lost kick is a
- * hang the checker reports.
+ * only a kick ends (or, with -S, a spurious wake-up while its CPU has one
+ * left), so that a lost kick is a hang the checker reports.
  */
 #ifndef _VC_ASM_PARAVIRT_H
 #define _VC_ASM_PARAVIRT_H

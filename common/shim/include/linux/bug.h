@@ -11,8 +11,8 @@ do {									\
 } while (0)
 
 /*
- * WARN() and WARN_ONCE(): only the lock checker's paravirt layout
- * compiles code that uses them, and there a warning is a failure of the
+ * WARN(), WARN_ONCE() and BUG(): only the lock checker's paravirt layout
+ * compiles code that uses them, and there a warning or a BUG() is a failure of the
  * run (vc_fail(), common/verify/checker.c).
  */
 void vc_fail(const char *fmt, ...) __printf(1, 2);
@@ -24,5 +24,11 @@ void vc_fail(const char *fmt, ...) __printf(1, 2);
 	__warned;							\
 })
 #define WARN_ONCE(cond, fmt...)	WARN(cond, fmt)
+/* vc_fail() does not return on a simulated CPU; nothing else runs BUG() */
+#define BUG()								\
+do {									\
+	vc_fail("BUG() at %s:%d", __FILE__, __LINE__);			\
+	__builtin_trap();						\
+} while (0)
 
 #endif /* _LAB_LINUX_BUG_H */
