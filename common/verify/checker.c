@@ -1394,6 +1394,8 @@ void vc_spin_bound(int on)
 		cur->spin_bound = on;
 }
 
+static long spurious_taken;	/* spurious wake-ups taken, all executions */
+
 /*
  * A halt that may end with nothing changed, as a real one does on any
  * interrupt (pv_wait() of the checker's backend): while its CPU has a
@@ -1402,8 +1404,6 @@ void vc_spin_bound(int on)
  * Without a budget a halt ends only on a change, and a CPU that could
  * take spurious wake-ups for ever would spin in one schedule for ever.
  */
-static long spurious_taken;	/* spurious wake-ups taken, all executions */
-
 int vc_spurious_wakeup_point(void)
 {
 	if (!cur || cur->spurious_left <= 0)
