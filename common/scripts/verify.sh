@@ -83,7 +83,7 @@ build_variant() {
 # rows) and $OUT/NAME.counts ("good bad executions").
 check_variant() {
 	local n=$1 v=$2 name=step-$1-$2 bin cname cshort sc_opts tso_opts weak_opts m copts
-	local log want why rc line got x verdict good=0 bad=0 execs=0
+	local log want why rc line result got x verdict good=0 bad=0 execs=0
 	: >"$OUT/$name.rows"
 	bin=$OUT/$name/verify
 	# gcov writes a counter file where its object was, less this many
@@ -125,10 +125,11 @@ check_variant() {
 				esac
 				x=$(printf '%s\n' "$line" | sed -n 's/.*: \([0-9]*\) executions.*/\1/p; s/.*(execution \([0-9]*\),.*/\1/p' | head -1)
 				execs=$((execs + ${x:-0}))
-				if [ "$got" = "$want" ] && ! pin=$(pin_check "step-$n/$v/$cname/$m [$copts]" "$(grep -m1 '^result: ' "$log" || true)"); then
+				result=$(grep -m1 '^result: ' "$log" || true)
+				if [ "$got" = "$want" ] && ! pin=$(pin_check "step-$n/$v/$cname/$m [$copts]" "$result"); then
 					bad=$((bad + 1))
 					verdict="NOT AS EXPECTED: $pin (log: ${log#"$TOP"/})"
-				elif [ "$got" = PASS ] && spurious_unused "$copts" "$(grep -m1 '^result: ' "$log" || true)"; then
+				elif [ "$got" = PASS ] && spurious_unused "$copts" "$result"; then
 					bad=$((bad + 1))
 					verdict="NOT AS EXPECTED: the row allows spurious wake-ups (-S) and took none (log: ${log#"$TOP"/})"
 				elif [ "$got" = "$want" ]; then

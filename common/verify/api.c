@@ -64,11 +64,11 @@ void vc_pv_wait(u8 *ptr, u8 val)
 	if (READ_ONCE(*ptr) != val)
 		return;
 	while (atomic_read(kicks) == seen) {
-		if (vc_spurious_wakeup_point()) {
-			cpu_relax();
-			return;
-		}
+		int spurious = vc_spurious_wakeup_point();
+
 		cpu_relax();
+		if (spurious)
+			return;
 	}
 }
 

@@ -12,8 +12,8 @@ do {									\
 
 /*
  * WARN(), WARN_ONCE() and BUG(): only the lock checker's paravirt layout
- * compiles code that uses them, and there a warning or a BUG() is a failure of the
- * run (vc_fail(), common/verify/checker.c).
+ * compiles code that uses them, and there a warning or a BUG() is a
+ * failure of the run (vc_fail(), common/verify/checker.c).
  */
 void vc_fail(const char *fmt, ...) __printf(1, 2);
 #define WARN(cond, fmt...)						\

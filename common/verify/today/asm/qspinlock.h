@@ -10,7 +10,8 @@
  * CONFIG_PARAVIRT_SPINLOCKS, with pv_ops installed by a backend: the
  * slowpath and the unlock are 6.1's paravirt ones, from
  * kernel/locking/qspinlock_paravirt.h (the shim's asm/paravirt.h calls
- * them directly), and the native slowpath is renamed.
+ * them directly), and the native slowpath, which qspinlock.c renames
+ * then, is declared under its new name.
  */
 #ifndef _VC_TODAY_ASM_QSPINLOCK_H
 #define _VC_TODAY_ASM_QSPINLOCK_H
@@ -24,11 +25,6 @@ void native_queued_spin_lock_slowpath(struct qspinlock *lock, u32 val);
 void __pv_init_lock_hash(void);
 
 #define queued_spin_unlock queued_spin_unlock
-static inline void native_queued_spin_unlock(struct qspinlock *lock)
-{
-	smp_store_release(&lock->locked, 0);
-}
-
 static inline void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
 {
 	pv_queued_spin_lock_slowpath(lock, val);
