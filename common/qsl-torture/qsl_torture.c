@@ -26,6 +26,10 @@
  *    take() for the same lock at that moment, waiting for it or about to
  *    ("waited"): a lock whose waiters leave no trace in its word (a
  *    test-and-set loop) shows its contention there.
+ *  - Once a period (long_every_ms), each kthread holds its lock for
+ *    long_hold_ms: long enough that its waiters exhaust any spin budget
+ *    (a paravirt waiter spins SPIN_THRESHOLD rounds, then halts), so a
+ *    lock that stops spinning is seen to stop and to be woken again.
  *
  * The result is one line, "qsl_torture: RESULT PASS key=value ..." or
  * "qsl_torture: RESULT FAIL reason", which the host's verdict parses.
@@ -42,6 +46,7 @@
 #include <linux/percpu.h>
 #include <linux/cpumask.h>
 #include <linux/slab.h>
+#include <linux/math64.h>
 #ifdef CONFIG_X86
 #include <asm/apic.h>
 #include <asm/nmi.h>
@@ -65,6 +70,12 @@ MODULE_PARM_DESC(soft_us, "Period of the per-CPU soft hrtimer (us)");
 static int nmi_us = 1000;
 module_param(nmi_us, int, 0444);
 MODULE_PARM_DESC(nmi_us, "Pause between NMI rounds (us); 0 disables NMIs");
+static int long_hold_ms = 50;
+module_param(long_hold_ms, int, 0444);
+MODULE_PARM_DESC(long_hold_ms, "Length of a task thread's long critical section (ms); 0: none");
+static int long_every_ms = 1000;
+module_param(long_every_ms, int, 0444);
+MODULE_PARM_DESC(long_every_ms, "Each task thread holds a lock for long_hold_ms once in this period (ms)");
 static bool busted;
 module_param(busted, bool, 0444);
 MODULE_PARM_DESC(busted, "Negative control: use a non-atomic test-and-set lock");
@@ -105,6 +116,7 @@ struct ctx_stats {
 	unsigned long waited;		/* samples with another context waiting */
 	unsigned long contended;	/* spin_is_contended() said yes */
 	unsigned long try_ok, try_fail;
+	unsigned long long_holds;	/* long critical sections */
 	u64 max_wait_ns;
 };
 
@@ -243,8 +255,12 @@ static void drop(struct tlock *t, int ctx)
 	}
 }
 
-/* The critical section: prove exclusion, count, sample the word. */
-static void critical(struct tlock *t, int lockno, int ctx)
+/*
+ * The critical section: prove exclusion, count, sample the word.  A long
+ * one (long_ms > 0) sits in mdelay() with the lock held and interrupts
+ * enabled, so this CPU's timers and NMIs still take their own locks.
+ */
+static void critical(struct tlock *t, int lockno, int ctx, int long_ms)
 {
 	struct ctx_stats *s = raw_cpu_ptr(&stats[ctx]);
 	int me = raw_smp_processor_id() * NR_CTX + ctx;
@@ -261,6 +277,10 @@ static void critical(struct tlock *t, int lockno, int ctx)
 	c = t->count;
 	for (i = 0; i < hold; i++)
 		cpu_relax();
+	if (long_ms) {
+		mdelay(long_ms);
+		s->long_holds++;
+	}
 	WRITE_ONCE(t->count, c + 1);
 
 	s->acq++;
@@ -287,7 +307,7 @@ static void critical(struct tlock *t, int lockno, int ctx)
 static void one_timer(struct tlock *t, int ctx)
 {
 	take(t, ctx);
-	critical(t, 0, ctx);
+	critical(t, 0, ctx, 0);
 	drop(t, ctx);
 }
 
@@ -318,6 +338,9 @@ static int task_fn(void *arg)
 	struct hrtimer *soft = raw_cpu_ptr(&soft_timer);
 	struct rnd_state rnd;
 	unsigned long iter = 0;
+	/* The CPUs' long holds spread over the period, not all at once. */
+	u64 period = (u64)long_every_ms * NSEC_PER_MSEC;
+	u64 next_long = local_clock() + div_u64(period * (cpu + 1), nr_cpu_ids + 1);
 
 	prandom_seed_state(&rnd, cpu + 1);
 	/* Start this CPU's timers here: pinned timers stay where started. */
@@ -346,7 +369,12 @@ static int task_fn(void *arg)
 			if (w > s->max_wait_ns)
 				s->max_wait_ns = w;
 		}
-		critical(t, n, CTX_TASK);
+		if (long_hold_ms && local_clock() >= next_long) {
+			next_long = local_clock() + period;
+			critical(t, n, CTX_TASK, long_hold_ms);
+		} else {
+			critical(t, n, CTX_TASK, 0);
+		}
 		drop(t, CTX_TASK);
 		/* Without preemption, let the waker of insmod in promptly. */
 		cond_resched();
@@ -478,6 +506,7 @@ static void report(const char *shape)
 			tot[c].contended += s->contended;
 			tot[c].try_ok += s->try_ok;
 			tot[c].try_fail += s->try_fail;
+			tot[c].long_holds += s->long_holds;
 		}
 		tmax = max(tmax, per_cpu_ptr(&stats[CTX_TASK], cpu)->acq);
 		tmin = min(tmin, per_cpu_ptr(&stats[CTX_TASK], cpu)->acq);
@@ -489,9 +518,10 @@ static void report(const char *shape)
 			ctx_name[c], tot[c].acq, tot[c].pending, tot[c].queue,
 			tot[c].idx[0], tot[c].idx[1], tot[c].idx[2], tot[c].idx[3],
 			tot[c].waiters, tot[c].waited, tot[c].contended);
-	pr_info("task threads: max/min acquisitions %lu/%lu, worst wait %llu us, trylock %lu ok %lu busy\n",
+	pr_info("task threads: max/min acquisitions %lu/%lu, worst wait %llu us, trylock %lu ok %lu busy, %lu long holds of %d ms\n",
 		tmax, tmin, max_wait / NSEC_PER_USEC,
-		tot[CTX_TASK].try_ok, tot[CTX_TASK].try_fail);
+		tot[CTX_TASK].try_ok, tot[CTX_TASK].try_fail,
+		tot[CTX_TASK].long_holds, long_hold_ms);
 
 	for (c = 1; c < NR_CTX; c++) {
 		tot[0].pending += tot[c].pending;
@@ -506,12 +536,13 @@ static void report(const char *shape)
 			atomic_read(&failures));
 		return;
 	}
-	pr_info("RESULT PASS shape=%s task=%lu softirq=%lu hardirq=%lu nmi=%lu pending=%lu queue=%lu idx1=%lu idx2=%lu idx3=%lu waiters=%lu waited=%lu fair=%lu/%lu maxwait_us=%llu\n",
+	pr_info("RESULT PASS shape=%s task=%lu softirq=%lu hardirq=%lu nmi=%lu pending=%lu queue=%lu idx1=%lu idx2=%lu idx3=%lu waiters=%lu waited=%lu fair=%lu/%lu maxwait_us=%llu long=%lu\n",
 		shape, tot[CTX_TASK].acq, tot[CTX_SOFT].acq, tot[CTX_HARD].acq,
 		tot[CTX_NMI].acq, tot[0].pending, tot[0].queue,
 		tot[0].idx[1], tot[0].idx[2], tot[0].idx[3], tot[0].waiters,
 		tot[0].waited,
-		tmax, tmin, max_wait / NSEC_PER_USEC);
+		tmax, tmin, max_wait / NSEC_PER_USEC,
+		tot[CTX_TASK].long_holds);
 }
 
 static int __init qsl_torture_init(void)
@@ -520,7 +551,8 @@ static int __init qsl_torture_init(void)
 	int cpu, i, ret;
 
 	if (duration < 1 || task_locks < 1 || task_locks > MAX_LOCKS ||
-	    hold < 0 || hard_us < 1 || soft_us < 1 || nmi_us < 0)
+	    hold < 0 || hard_us < 1 || soft_us < 1 || nmi_us < 0 ||
+	    long_hold_ms < 0 || long_hold_ms >= long_every_ms)
 		return -EINVAL;
 
 	for (i = 0; i < MAX_LOCKS; i++) {
@@ -532,8 +564,9 @@ static int __init qsl_torture_init(void)
 	spin_lock_init(&qslt_nmi_lock.lock);
 	qslt_soft_lock.owner = qslt_hard_lock.owner = qslt_nmi_lock.owner = NO_OWNER;
 
-	pr_info("start: %u cpus, %ds, %d task locks, hold %d, hrtimers %d/%d us, lock word shape %s%s\n",
-		num_online_cpus(), duration, task_locks, hold, hard_us, soft_us,
+	pr_info("start: %u cpus, %ds, %d task locks, hold %d, long hold %d ms every %d ms, hrtimers %d/%d us, lock word shape %s%s\n",
+		num_online_cpus(), duration, task_locks, hold, long_hold_ms,
+		long_every_ms, hard_us, soft_us,
 		shape, busted ? ", BUSTED lock (negative control)" : "");
 
 	/*
