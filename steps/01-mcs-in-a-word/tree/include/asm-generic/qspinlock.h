@@ -85,7 +85,7 @@ static __always_inline void queued_spin_lock(struct qspinlock *lock)
  * every architecture, whatever its stores of a single byte do; the
  * barrier before it keeps the critical section inside the lock.  An
  * architecture that can store one byte without disturbing the bytes
- * beside it may define its own, cheaper unlock (x86 does).
+ * beside it may define its own, cheaper unlock.
  */
 static __always_inline void queued_spin_unlock(struct qspinlock *lock)
 {

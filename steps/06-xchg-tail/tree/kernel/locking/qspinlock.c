@@ -109,14 +109,14 @@ static __always_inline bool try_set_pending(struct qspinlock *lock, u32 val)
  * Publish our node as the tail and return the word it replaced.  Only the
  * tail may change here: the locked byte belongs to the owner and the
  * pending bit to the pending waiter, and both can change at any moment.
- * An xchg of the whole word would have to write a guess for them and
- * repair it afterwards, and an owner that releases, or a waiter that sets
- * pending, between the xchg and the repair leaves a pending bit that
- * nobody owns: the queue head then waits for it for ever.  So this is a
- * cmpxchg loop that keeps the locked and pending bits as it finds them;
- * it starts over when they or the tail change under it.  Once the tail
- * has a halfword of its own (the next step), one xchg of that halfword
- * does the same without a loop.
+ * The RFC's xchg of the whole word wrote a guess for them and repaired
+ * it afterwards; with either repair tried in this series, an owner that
+ * releases, or a waiter that sets pending, between the xchg and the
+ * repair leaves a pending bit that nobody owns, and the queue head waits
+ * for it for ever.  So this is a cmpxchg loop that keeps the locked and
+ * pending bits as it finds them; it starts over when they or the tail
+ * change under it.  Once the tail has a halfword of its own (the next
+ * step), one xchg of that halfword does the same without a loop.
  *
  * Return: the old lock word; its tail bits are the previous tail.
  */
@@ -165,8 +165,8 @@ static __always_inline u32 xchg_tail(struct qspinlock *lock, u32 tail)
  *                         the locked byte back exactly as it read them,
  *                         retrying whenever anything changed.  An xchg of
  *                         the whole word would have to guess them and
- *                         repair the guess; see xchg_tail() for why that
- *                         cannot be made safe
+ *                         repair the guess; see xchg_tail() for how the
+ *                         repairs tried here hang
  *   (n,0,0) -> (0,0,1)    the head, still the tail, found owner and
  *                         pending waiter gone: one cmpxchg takes the lock
  *                         and ends the queue

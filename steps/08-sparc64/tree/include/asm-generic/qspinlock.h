@@ -37,10 +37,15 @@ static __always_inline int queued_spin_is_locked(struct qspinlock *lock)
  * the locked byte was still on its way would succeed inside that
  * waiter's critical section, and the waiter would then overwrite the
  * count with one computed from the old value.
+ *
+ * @lock is a copy, not a shared word: read its counter directly, as
+ * 6.1.192 does.  atomic_read() would make the compiler spill the copy to
+ * memory only to read it back (Linus Torvalds' 125b0bb95dd6, in 6.1.69;
+ * 6.1 itself had atomic_read()).
  */
 static __always_inline int queued_spin_value_unlocked(struct qspinlock lock)
 {
-	return !atomic_read(&lock.val);
+	return !lock.val.counter;
 }
 
 /**
@@ -91,11 +96,12 @@ static __always_inline void queued_spin_lock(struct qspinlock *lock)
  * @lock: the queued spinlock
  *
  * Waiters may change the other bits of the word at any moment.  An
- * atomic subtraction clears the locked byte and leaves them alone on
- * every architecture, whatever its stores of a single byte do; the
- * barrier before it keeps the critical section inside the lock.  An
- * architecture that can store one byte without disturbing the bytes
- * beside it may define its own, cheaper unlock (x86 does).
+ * atomic subtraction clears the locked byte and leaves them alone; the
+ * barrier before it keeps the critical section inside the lock.  Below
+ * 16K CPUs the slowpath itself stores single bytes and exchanges the
+ * 16-bit tail, so an architecture must then be able to store a byte
+ * without disturbing the bytes beside it (see _Q_PENDING_BITS); such an
+ * architecture may also define its own, cheaper unlock (x86 does).
  */
 static __always_inline void queued_spin_unlock(struct qspinlock *lock)
 {

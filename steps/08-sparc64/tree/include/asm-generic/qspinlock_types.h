@@ -65,6 +65,15 @@ typedef struct qspinlock {
 #define _Q_LOCKED_MASK		_Q_SET_MASK(LOCKED)
 
 #define _Q_PENDING_OFFSET	(_Q_LOCKED_OFFSET + _Q_LOCKED_BITS)
+/*
+ * Below 16K CPUs the slowpath stores the pending and locked bytes with
+ * plain stores and exchanges the tail halfword alone.  That needs byte
+ * and halfword stores that are single-copy atomic and leave the bytes
+ * beside them alone.  A machine without byte stores (Alpha before EV56)
+ * reads the word around the byte and writes it back: the pending waiter's
+ * store could then write a stale tail over one that xchg_tail() had just
+ * published, and the CPU queued there would spin for ever.
+ */
 #if CONFIG_NR_CPUS < (1U << 14)
 #define _Q_PENDING_BITS		8
 #else

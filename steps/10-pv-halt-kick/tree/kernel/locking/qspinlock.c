@@ -185,14 +185,14 @@ static __always_inline void clear_pending_set_locked(struct qspinlock *lock,
  * Publish our node as the tail and return the word it replaced.  Only the
  * tail may change here: the locked byte belongs to the owner and the
  * pending bit to the pending waiter, and both can change at any moment.
- * An xchg of the whole word would have to write a guess for them and
- * repair it afterwards, and an owner that releases, or a waiter that sets
- * pending, between the xchg and the repair leaves a pending bit that
- * nobody owns: the queue head then waits for it for ever.  So this is a
- * cmpxchg loop that keeps the locked and pending bits as it finds them;
- * it starts over when they or the tail change under it.  Below 16K CPUs
- * the tail has a halfword of its own, and one xchg of that halfword does
- * the same without a loop.
+ * The RFC's xchg of the whole word wrote a guess for them and repaired
+ * it afterwards; with either repair tried in this series, an owner that
+ * releases, or a waiter that sets pending, between the xchg and the
+ * repair leaves a pending bit that nobody owns, and the queue head waits
+ * for it for ever.  So this is a cmpxchg loop that keeps the locked and
+ * pending bits as it finds them; it starts over when they or the tail
+ * change under it.  Below 16K CPUs the tail has a halfword of its own,
+ * and one xchg of that halfword does the same without a loop.
  *
  * Return: the old lock word; its tail bits are the previous tail.
  */

@@ -87,6 +87,7 @@ u64 notrace _paravirt_ident_64(u64 x)
 }
 #endif
 
+/* Starts on; native_pv_lock_init() turns it off on bare metal. */
 DEFINE_STATIC_KEY_TRUE(virt_spin_lock_key);
 
 void __init native_pv_lock_init(void)

@@ -9,7 +9,8 @@
  * native_queued_spin_unlock - release a queued spinlock
  * @lock: the queued spinlock
  *
- * Only the owner writes the locked byte, and x86 keeps stores in order
+ * While the lock is held only its owner writes the locked byte (waiters
+ * set it, but only once it is clear), and x86 keeps stores in order
  * (TSO), so clearing that byte alone releases the lock: no locked
  * instruction is needed, only a compiler barrier, which is all
  * smp_store_release() is on x86.  Waiters changing the tail bits of the
