@@ -14,9 +14,9 @@ SCRIPTS := common/scripts
 # or PLAN another tool's, not a choice of this project's boot.
 KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
-export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK
+export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK MATRIX_STAGES MATRIX_ROWS
 
-.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-record today bench bench-record series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
+.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-record today bench bench-record matrix series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -26,6 +26,9 @@ help:
 	@echo "                     (N = $$(. $(SCRIPTS)/lib.sh; valid_steps); ARCH=sparc64 for the big-endian boot)"
 	@echo "  make step-N+BUG    the same for step N with the mutant common/mutants/BUG.patch on top"
 	@echo "  make today         the same for the pristine 6.1 tree: 6.1's own qspinlock, the anchor"
+	@echo "  make matrix        steps 8 and 10 built and booted under the configurations of common/matrix.tsv:"
+	@echo "                     PREEMPT, DEBUG_SPINLOCK, lockdep, KCSAN, KASAN, NR_CPUS=8192, 8 vCPUs"
+	@echo "                     (MATRIX_STAGES=\"8 10\" MATRIX_ROWS=\"lockdep kcsan\"; each config row is a kernel build of its own)"
 	@echo "  make shell-N       boot step N's kernel into a busybox shell (Ctrl-A X quits)"
 	@echo "  make diff-N        what step N changes (step 0: against the pristine 6.1 tree)"
 	@echo "  make series        write the patch series and its cover letter to build/series/ for git am"
@@ -131,6 +134,9 @@ bench:
 
 bench-record:
 	@$(SCRIPTS)/bench-record.sh
+
+matrix:
+	@$(SCRIPTS)/matrix.sh
 
 sim-bench:
 	@$(SCRIPTS)/sim.sh

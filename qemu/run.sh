@@ -19,8 +19,7 @@ set -eu
 n=$(stage "$1")
 arch=$2
 mode=$3
-nn=$(src_id "$n")
-KERNEL_OBJ=$BUILD/src/$nn/obj-$arch
+KERNEL_OBJ=$(obj_dir "$n" "$arch")
 INITRD=$KERNEL_OBJ/qsl-initramfs.cpio
 case $arch in
 x86_64) CPUS=${CPUS:-4} ;;

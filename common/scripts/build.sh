@@ -13,8 +13,9 @@ nn=$(src_id "$n")
 src=$BUILD/src/$nn
 # The object tree is a direct child of the source tree: kbuild then uses
 # relative paths (srctree = ..), so ccache hits across steps.
-obj=$src/obj-$arch
-log=$BUILD/logs/build-$nn-$arch.log
+obj=$(obj_dir "$n" "$arch")
+frag=$(matrix_fragment)
+log=$BUILD/logs/build-$nn-$arch${frag:+-$frag}.log
 mkdir -p "$BUILD/logs" "$obj"
 
 kmake_args "$arch"
@@ -36,6 +37,8 @@ for f in $(printf '%s' "${extra:--}" | tr ',' ' '); do
 		die "common/expect.tsv asks step $(stage_step "$n") on $arch for the config fragment '$f', and there is no common/config/$f.config"
 	frags+=("$TOP/common/config/$f.config")
 done
+# a row of the configuration matrix (make matrix): its fragment, last of all
+[ -z "$frag" ] || frags+=("$TOP/common/config/matrix/$frag.config")
 stamp=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.qsl-config" 2>/dev/null)" != "$stamp" ]; then
 	say "configuring step $n for $arch: tinyconfig + ${frags[*]#"$TOP"/}"

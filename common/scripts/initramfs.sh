@@ -11,8 +11,7 @@ set -eu
 n=$(stage "$1")
 arch=$2
 shift 2 # the rest: extra modules, relative to the object tree or absolute
-nn=$(src_id "$n")
-obj=$BUILD/src/$nn/obj-$arch
+obj=$(obj_dir "$n" "$arch")
 out=$obj/qsl-initramfs.cpio
 tools=$BUILD/tools
 mkdir -p "$tools"

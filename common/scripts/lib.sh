@@ -298,6 +298,33 @@ src_id() {
 #   metrics       key=value lines read from the console (verdict.sh)
 # Consumers (test.sh, bench.sh, mutants.sh, recheck.sh) read these files,
 # never the sentence.  A new run of the same ID replaces the directory.
+# The configuration matrix (make matrix): common/matrix.tsv, one row a
+# configuration.  QSL_MATRIX_ROW=ROW in the environment of step.sh builds
+# and boots that row: build.sh merges the row's fragment last, and the
+# kernel lives in an object tree of its own, obj_dir STAGE ARCH
+# (build/src/NN/obj-ARCH-FRAGMENT; a row without a fragment uses the
+# step's own obj-ARCH).
+MATRIX_TABLE=${MATRIX_TABLE:-$TOP/common/matrix.tsv}
+matrix_field() { # ROW COLUMN
+	local v
+	v=$(tsv_columns "$MATRIX_TABLE" row "$2" | awk -F'\t' -v r="$1" '$1 == r { print $2; f = 1 } END { exit !f }') ||
+		die "common/matrix.tsv has no row '$1' (rows: $(tsv_columns "$MATRIX_TABLE" row | tr '\n' ' '))"
+	printf '%s\n' "$v"
+}
+# matrix_fragment: the config fragment of the row QSL_MATRIX_ROW names,
+# or nothing (no row, or a row that builds no kernel of its own).
+matrix_fragment() {
+	local f
+	[ -n "${QSL_MATRIX_ROW:-}" ] || return 0
+	f=$(matrix_field "$QSL_MATRIX_ROW" fragment)
+	[ "$f" = - ] || printf '%s\n' "$f"
+}
+obj_dir() { # STAGE ARCH
+	local f
+	f=$(matrix_fragment)
+	printf '%s/src/%s/obj-%s%s\n' "$BUILD" "$(src_id "$1")" "$2" "${f:+-$f}"
+}
+
 run_id() { # STAGE ARCH [TAG]
 	printf '%s-%s%s\n' "$(src_id "$1")" "$2" "${3:+-$3}"
 }

@@ -8,9 +8,10 @@ n=$(stage "$1")
 arch=$2
 nn=$(src_id "$n")
 src=$BUILD/src/$nn
-obj=$src/obj-$arch
+obj=$(obj_dir "$n" "$arch")
+frag=$(matrix_fragment)
 mod=$obj/qsl-torture
-log=$BUILD/logs/module-$nn-$arch.log
+log=$BUILD/logs/module-$nn-$arch${frag:+-$frag}.log
 mkdir -p "$mod"
 for f in "$TOP"/common/qsl-torture/*; do
 	cmp -s "$f" "$mod/$(basename "$f")" || cp "$f" "$mod/"

@@ -17,6 +17,8 @@
 # kernel a second time on a CPU without the CPUID hypervisor bit (QEMU
 # -cpu qemu64,-hypervisor), judged as that column says, in the run
 # directory build/runs/ID-bare; a tagged run boots once.
+# QSL_MATRIX_ROW=ROW builds and boots a row of the configuration matrix
+# (common/matrix.tsv, make matrix): its fragment, its object tree.
 # Environment: DURATION (s per torture run), CPUS, PLAN, QSLTORTURE; the
 # Makefile passes CPUS and PLAN from its command line only.  What the
 # judge requires comes from common/expect.tsv alone.
@@ -69,10 +71,11 @@ verdicts=()
 for a in "${arches[@]}"; do
 	lock=$(expected_lock "$n" "$a")
 	plan=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
-	label="$(stage_label "$n") $a"
+	label="$(stage_label "$n") $a${QSL_MATRIX_ROW:+ [matrix: $QSL_MATRIX_ROW]}"
 	dir=$(run_dir "$n" "$a" "$tag")
 	if ! "$TOP/common/scripts/build.sh" "$n" "$a" || ! "$TOP/common/scripts/initramfs.sh" "$n" "$a"; then
-		verdicts+=("$(run_error "$dir" "$label" "the kernel or initramfs did not build (log: $BUILD/logs/build-$(src_id "$n")-$a.log)")")
+		frag=$(matrix_fragment)
+		verdicts+=("$(run_error "$dir" "$label" "the kernel or initramfs did not build (log: $BUILD/logs/build-$(src_id "$n")-$a${frag:+-$frag}.log)")")
 		rc=1
 		continue
 	fi

@@ -12,7 +12,8 @@
 #     architecture's arch/ files is not built again for this one: step
 #     8's x86_64 kernel is step 7's, a KTAP SKIP says so);
 #  3. the benchmark's smoke run (make bench's pipeline, one short boot per
-#     stage and vCPU count);
+#     stage and vCPU count), and the configuration matrix's cheap row (the
+#     newest x86_64 kernel with 8 vCPUs; make matrix);
 #  4. negative controls, which must be judged FAIL for the named reason:
 #     locktorture's lock_busted on step 0, and qsl_torture with its own
 #     non-atomic lock on the newest step built for x86_64, prove a
@@ -112,8 +113,8 @@ export VERIFY_PIN_STRICT=1
 exec > >(tee "$BUILD/test-output.txt")
 tee_pid=$!
 # The plan: the parts before the boots, one a step and today's tree, the
-# three after them, the two negative controls and the KTAP check.
-ktap_begin test $((9 + $(step_dirs | wc -l) + 1 + 3 + 2 + 1))
+# four after them, the two negative controls and the KTAP check.
+ktap_begin test $((9 + $(step_dirs | wc -l) + 1 + 4 + 2 + 1))
 
 part "make check"
 say "make check"
@@ -235,6 +236,10 @@ part "bench --smoke"
 say "the benchmark's smoke run: make bench's whole pipeline, one short boot per configuration"
 # Its own short runs (3 s): make test's DURATION is for the stages' boots.
 lastline "bench --smoke" env DURATION= "$TOP/common/scripts/bench.sh" --smoke
+
+part "matrix --smoke"
+say "the configuration matrix's cheap row: step $last_x86's kernel, built above, booted with 8 vCPUs (make matrix builds the rest)"
+lastline "matrix --smoke" env MATRIX_STAGES="$last_x86" "$TOP/common/scripts/matrix.sh" --smoke
 
 # A negative control passes when the harness judges the broken run FAIL
 # for the expected reason; any other outcome (PASS, or FAIL for some other

@@ -10,8 +10,7 @@ set -eu
 
 n=$(stage "$1")
 arch=$2
-nn=$(src_id "$n")
-obj=$BUILD/src/$nn/obj-$arch
+obj=$(obj_dir "$n" "$arch")
 cmdfile=$obj/kernel/locking/.qspinlock.o.cmd
 [ -f "$cmdfile" ] || die "step $n ($arch) has no kernel/locking/qspinlock.o; build it first (make step-$n)"
 tmp=$obj/variant-16k
