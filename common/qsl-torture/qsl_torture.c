@@ -458,9 +458,15 @@ static void qslt_stop_nmi(void)
 /* What a lock word looks like while held, to tell which lock runs. */
 static const char *lock_shape(void)
 {
-	struct tlock probe = { .lock = __SPIN_LOCK_UNLOCKED(probe.lock) };
+	struct tlock probe;
 	u32 v;
 
+	/*
+	 * spin_lock_init(), not an initializer: a lock on the stack needs
+	 * the static lockdep key the macro supplies (lockdep otherwise turns
+	 * itself off: "trying to register non-static key").
+	 */
+	spin_lock_init(&probe.lock);
 	spin_lock(&probe.lock);
 	v = lock_word(&probe);
 	spin_unlock(&probe.lock);

@@ -371,9 +371,12 @@ run_metric() {
 # A console line that looks like a kernel bug, warning, oops, stall, lockup
 # or lockdep report (modeled on rcutorture's console-badness.sh): one list,
 # for the verdict, for make mutants, and for what qemu/run.sh shows the
-# reader while a guest runs.
+# reader while a guest runs.  Not the word "lockdep" alone: a lockdep
+# kernel says "RCU lockdep checking is enabled" at every boot.  Lockdep's
+# reports are WARNING:s, or end with "turning off the locking correctness
+# validator" (common/tests/verdict/lockdep-nonstatic).
 # shellcheck disable=SC2034 # used by the scripts that source this file
-BADNESS_RE='\<BUG\>|WARNING:|Oops|Call Trace|Kernel panic|general protection fault|Unable to handle|detected stall|self-detected stall|Stall ended|soft lockup|hard LOCKUP|blocked for more than|hung_task|lockdep|possible recursive locking|inconsistent lock state|circular locking|DEADLOCK|Attempted to kill init'
+BADNESS_RE='\<BUG\>|WARNING:|Oops|Call Trace|Kernel panic|general protection fault|Unable to handle|detected stall|self-detected stall|Stall ended|soft lockup|hard LOCKUP|blocked for more than|hung_task|turning off the locking correctness validator|non-static key|possible recursive locking|inconsistent lock state|circular locking|DEADLOCK|Attempted to kill init'
 
 now() { date +%s; }
 
