@@ -108,9 +108,9 @@ void queued_spin_lock_slowpath(struct qspinlock *lock, u32 val)
 
 	/*
 	 * Four nodes cover task, softirq, hardirq and NMI context.  A fifth
-	 * level (an NMI taken inside an NMI's lock, which some architectures
-	 * allow) has no node, and its index would encode as node 0 of the
-	 * next CPU.  It spins on the lock word instead, as a test-and-set
+	 * level (an NMI inside an NMI's lock, where allowed) has no node:
+	 * node[4] is past the array, and index 4 would carry into the tail's
+	 * CPU field.  It spins on the lock word instead, as a test-and-set
 	 * lock does: unfair, but it touches no queue.
 	 */
 	if (unlikely(idx >= MAX_NODES)) {
