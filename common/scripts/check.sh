@@ -70,6 +70,7 @@ run "shellcheck: every script" shellcheck -x -P SCRIPTDIR \
 	common/scripts/*.sh common/tests/*.sh qemu/*.sh .ci/run
 run "verdict: recorded run directories judged as each case expects, and make recheck" common/tests/verdict.sh
 run "snapshots: steps/*/tree regenerated from the patches match" common/scripts/snapshot.sh --check
+run "the configuration matrix's evidence lines: each matches its row's boot and not a plain boot" common/tests/matrix-evidence.sh
 run "expectation table: common/expect.tsv agrees with the steps, doctored tables are refused" common/tests/expect-table.sh
 # Two checkpatch warnings are answered once, here, instead of per patch:
 #  FILE_PATH_CHANGES asks whether MAINTAINERS needs updating when a file

@@ -319,6 +319,14 @@ matrix_fragment() {
 	f=$(matrix_field "$QSL_MATRIX_ROW" fragment)
 	[ "$f" = - ] || printf '%s\n' "$f"
 }
+# matrix_evidence_ok ROW CONSOLE: does the console hold the row's
+# evidence line (its instrument says it is on)?  A row without one ("-")
+# has nothing to show there.
+matrix_evidence_ok() {
+	local e
+	e=$(matrix_field "$1" evidence)
+	[ "$e" = - ] || grep -aqE -- "$e" "$2" 2>/dev/null
+}
 obj_dir() { # STAGE ARCH
 	local f
 	f=$(matrix_fragment)

@@ -6,7 +6,9 @@
 # fragment in an object tree of its own and booted on x86_64 as make
 # step-N boots it: the same plan, the same judge, the same paths required
 # (common/expect.tsv).  A fragment whose option did not take effect stops
-# its row, naming the option (build.sh).
+# its row, naming the option (build.sh), and a row passes only if the
+# guest's console also holds the row's evidence line (the instrument says
+# it is on, the banner says PREEMPT, the kernel counts 8 CPUs).
 #
 # One KTAP result per stage and row, the table (stage, row, fragment,
 # vCPUs, verdict, seconds, reason) in build/matrix/table.md, and one
@@ -71,6 +73,10 @@ for s in "${stages[@]}"; do
 			verdict=ERROR
 			reason=$(grep -a '^error: ' "$out/$(src_id "$n")-$r.out" | tail -1 | cut -c8-)
 			reason=${reason:-step.sh stopped without a verdict; see ${out#"$TOP"/}/$(src_id "$n")-$r.out}
+		fi
+		if [ "$verdict" = PASS ] && ! matrix_evidence_ok "$r" "$dir/console.log"; then
+			verdict=FAIL
+			reason="the boot passed, but its console lacks the row's evidence '$(matrix_field "$r" evidence)': what the row configures did not run (log: ${dir#"$TOP"/}/console.log)"
 		fi
 		printf '| %s | %s | %s | %s | %s | %s | %s |\n' "step-$n" "$r" "$frag" "$cpus" "$verdict" "$secs" \
 			"$(printf '%s' "$reason" | tr '|' '/')" >>"$table.tmp"
