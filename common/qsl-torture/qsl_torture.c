@@ -558,7 +558,7 @@ static int __init qsl_torture_init(void)
 
 	if (duration < 1 || task_locks < 1 || task_locks > MAX_LOCKS ||
 	    hold < 0 || hard_us < 1 || soft_us < 1 || nmi_us < 0 ||
-	    long_hold_ms < 0 || long_hold_ms >= long_every_ms)
+	    long_hold_ms < 0 || (long_hold_ms && long_hold_ms >= long_every_ms))
 		return -EINVAL;
 
 	for (i = 0; i < MAX_LOCKS; i++) {
