@@ -186,9 +186,9 @@ static __always_inline void clear_pending_set_locked(struct qspinlock *lock,
  * tail may change here: the locked byte belongs to the owner and the
  * pending bit to the pending waiter, and both can change at any moment.
  * The RFC's xchg of the whole word wrote a guess for them and repaired
- * it afterwards; with either repair tried in this series, an owner that
- * releases, or a waiter that sets pending, between the xchg and the
- * repair leaves a pending bit that nobody owns, and the queue head waits
+ * it afterwards; with either repair tried in this series, the owner's
+ * release or a pending waiter's claim between the read, the xchg and the
+ * repair can leave a pending bit that nobody owns, and the queue head waits
  * for it for ever.  So this is a cmpxchg loop that keeps the locked and
  * pending bits as it finds them; it starts over when they or the tail
  * change under it.  Below 16K CPUs the tail has a halfword of its own,
