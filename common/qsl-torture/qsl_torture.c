@@ -338,6 +338,7 @@ static int task_fn(void *arg)
 	struct hrtimer *soft = raw_cpu_ptr(&soft_timer);
 	struct rnd_state rnd;
 	unsigned long iter = 0;
+	int long_ms;
 	/* The CPUs' long holds spread over the period, not all at once. */
 	u64 period = (u64)long_every_ms * NSEC_PER_MSEC;
 	u64 next_long = local_clock() + div_u64(period * (cpu + 1), nr_cpu_ids + 1);
@@ -369,12 +370,12 @@ static int task_fn(void *arg)
 			if (w > s->max_wait_ns)
 				s->max_wait_ns = w;
 		}
+		long_ms = 0;
 		if (long_hold_ms && local_clock() >= next_long) {
 			next_long = local_clock() + period;
-			critical(t, n, CTX_TASK, long_hold_ms);
-		} else {
-			critical(t, n, CTX_TASK, 0);
+			long_ms = long_hold_ms;
 		}
+		critical(t, n, CTX_TASK, long_ms);
 		drop(t, CTX_TASK);
 		/* Without preemption, let the waker of insmod in promptly. */
 		cond_resched();

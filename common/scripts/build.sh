@@ -15,7 +15,7 @@ src=$BUILD/src/$nn
 # relative paths (srctree = ..), so ccache hits across steps.
 obj=$(obj_dir "$n" "$arch")
 frag=$(matrix_fragment)
-log=$BUILD/logs/build-$nn-$arch${frag:+-$frag}.log
+log=$(build_log "$n" "$arch")
 mkdir -p "$BUILD/logs" "$obj"
 
 kmake_args "$arch"

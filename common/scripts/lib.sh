@@ -332,6 +332,13 @@ obj_dir() { # STAGE ARCH
 	f=$(matrix_fragment)
 	printf '%s/src/%s/obj-%s%s\n' "$BUILD" "$(src_id "$1")" "$2" "${f:+-$f}"
 }
+# build_log STAGE ARCH: the log of that kernel's build (build.sh), a
+# matrix row's named after its fragment as its object tree is.
+build_log() {
+	local f
+	f=$(matrix_fragment)
+	printf '%s/logs/build-%s-%s%s.log\n' "$BUILD" "$(src_id "$1")" "$2" "${f:+-$f}"
+}
 
 run_id() { # STAGE ARCH [TAG]
 	printf '%s-%s%s\n' "$(src_id "$1")" "$2" "${3:+-$3}"

@@ -60,19 +60,20 @@ for s in "${stages[@]}"; do
 		i=$((i + 1))
 		frag=$(matrix_field "$r" fragment)
 		cpus=$(matrix_field "$r" cpus)
+		log=$out/$(src_id "$n")-$r.out
 		say "matrix $i/$((${#stages[@]} * ${#rows[@]})): step $n, row $r ($(matrix_field "$r" shows))"
-		[ "$frag" = - ] || say "fragment common/config/matrix/$frag.config in build/src/$(src_id "$n")/obj-x86_64-$frag (a build of its own)"
+		[ "$frag" = - ] || say "fragment common/config/matrix/$frag.config in $(QSL_MATRIX_ROW=$r obj_dir "$n" x86_64 | sed "s|^$TOP/||") (a build of its own)"
 		start=$(now)
 		dir=$(run_dir "$n" x86_64 "matrix-$r")
-		QSL_MATRIX_ROW=$r CPUS=$cpus "$TOP/common/scripts/step.sh" --tag "matrix-$r" "$n" x86_64 >"$out/$(src_id "$n")-$r.out" 2>&1 || true
+		QSL_MATRIX_ROW=$r CPUS=$cpus "$TOP/common/scripts/step.sh" --tag "matrix-$r" "$n" x86_64 >"$log" 2>&1 || true
 		secs=$(($(now) - start))
 		verdict=$(run_file "$dir" verdict)
 		reason=$(run_file "$dir" reason)
 		if [ -z "$verdict" ]; then
 			# step.sh stopped before it made a run directory: its last words
 			verdict=ERROR
-			reason=$(grep -a '^error: ' "$out/$(src_id "$n")-$r.out" | tail -1 | cut -c8-)
-			reason=${reason:-step.sh stopped without a verdict; see ${out#"$TOP"/}/$(src_id "$n")-$r.out}
+			reason=$(grep -a '^error: ' "$log" | tail -1 | cut -c8-)
+			reason=${reason:-step.sh stopped without a verdict; see ${log#"$TOP"/}}
 		fi
 		if [ "$verdict" = PASS ] && ! matrix_evidence_ok "$r" "$dir/console.log"; then
 			verdict=FAIL
@@ -82,7 +83,7 @@ for s in "${stages[@]}"; do
 			"$(printf '%s' "$reason" | tr '|' '/')" >>"$table.tmp"
 		rc=1
 		[ "$verdict" != PASS ] || rc=0
-		ktap_result "$rc" "step-$n [matrix: $r] x86_64, $cpus vCPUs: $verdict ($secs s): $reason" "$out/$(src_id "$n")-$r.out"
+		ktap_result "$rc" "step-$n [matrix: $r] x86_64, $cpus vCPUs: $verdict ($secs s): $reason" "$log"
 	done
 done
 mv "$table.tmp" "$table"

@@ -74,8 +74,7 @@ for a in "${arches[@]}"; do
 	label="$(stage_label "$n") $a${QSL_MATRIX_ROW:+ [matrix: $QSL_MATRIX_ROW]}"
 	dir=$(run_dir "$n" "$a" "$tag")
 	if ! "$TOP/common/scripts/build.sh" "$n" "$a" || ! "$TOP/common/scripts/initramfs.sh" "$n" "$a"; then
-		frag=$(matrix_fragment)
-		verdicts+=("$(run_error "$dir" "$label" "the kernel or initramfs did not build (log: $BUILD/logs/build-$(src_id "$n")-$a${frag:+-$frag}.log)")")
+		verdicts+=("$(run_error "$dir" "$label" "the kernel or initramfs did not build (log: $(build_log "$n" "$a"))")")
 		rc=1
 		continue
 	fi
