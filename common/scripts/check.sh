@@ -118,7 +118,7 @@ run "checkpatch: the lock checker's C (common/verify)" \
 run "guest init: common/guest/init.c builds with -Wall -Wextra -Werror" \
 	gcc -static -O2 -Wall -Wextra -Werror -o "$BUILD/tools/init-check" common/guest/init.c
 run "bad input: make step-42, bench and lab-bench with bad values stop with a clear message" common/tests/bad-input.sh
-run "registries: models, litmus tests, mutants and plan rows agree wherever two files list them" common/tests/registries.sh
+run "registries: models, litmus tests, mutants and plan rows agree wherever two files list them; every mutant and fault applies" common/tests/registries.sh
 run "a broken step directory (two patches, two directories of one number) stops every command that reads the series" common/tests/broken-step.sh
 run "the lock checker: a failure before the first event is a FAIL, and its replay replays it" common/tests/checker-verdict.sh
 run "the lock checker's audit catches a store and a load that escape the instrumentation" common/tests/verify-audit.sh

@@ -14,7 +14,11 @@
 #  - the booted mutants: common/mutants/*.patch and the rows whose boot
 #    column is x86 or ordering, both ways, and no other boot value;
 #  - the checker's plan: each row's name once, and short is yes, no or
-#    kill.
+#    kill;
+#  - every patch applies where it is meant to: each mutant to its step's
+#    tree (steps/NN-*/tree), each fault of common/verify/faults/ to
+#    checker.c.  A series edit that moves the context of a mutant would
+#    otherwise be found only by make test's kill table, an hour later.
 # Each check is then run on a doctored copy, which it must refuse for its
 # reason.  Prints KTAP (lib.sh) and "registries: N passed, N failed".
 set -eu
@@ -110,6 +114,33 @@ check_plan() {
 	[ -z "$d" ] || { echo "$d, not -, all or pv"; return 1; }
 }
 
+# check_patches_apply MUTANTS.TSV FAULTS-DIR: each mutant applies to a
+# copy of its step's tree, each fault to a copy of checker.c.
+check_patches_apply() {
+	local name step patch t rc=0
+	t=$(mktemp -d)
+	while IFS=$'\t' read -r name step; do
+		patch=$V/mutants/$name.patch
+		[ -f "$patch" ] || patch=common/mutants/$name.patch
+		rm -rf "$t/tree" && cp -r "$(step_dir "$step")/tree" "$t/tree"
+		if ! (cd "$t/tree" && GIT_CEILING_DIRECTORIES=$t git apply --check "$TOP/$patch") >/dev/null 2>&1; then
+			echo "the mutant $name does not apply to step $step's tree; make it again against steps/$(basename "$(step_dir "$step")")/tree"
+			rc=1 && break
+		fi
+	done < <(tsv_columns "$1" name step)
+	if [ "$rc" -eq 0 ]; then
+		mkdir -p "$t/c/common/verify" && cp $V/checker.c "$t/c/common/verify/"
+		for patch in "$2"/*.patch; do
+			if ! (cd "$t/c" && GIT_CEILING_DIRECTORIES=$t git apply --check "$TOP/$patch") >/dev/null 2>&1; then
+				echo "the fault $(basename "$patch" .patch) does not apply to checker.c; make it again against $V/checker.c"
+				rc=1 && break
+			fi
+		done
+	fi
+	rm -rf "$t"
+	return "$rc"
+}
+
 ktap_begin registries
 check() { # description command...
 	local what=$1 msg
@@ -122,6 +153,7 @@ check "the mutants: common/mutants/mutants.tsv and the checker's patches agree, 
 	check_checker_mutants $M $V/mutants $V/plan.tsv
 check "the booted mutants: common/mutants/mutants.tsv and common/mutants/*.patch agree" check_booted_mutants $M common/mutants
 check "the checker's plan: every row named once, short yes, no or kill, layouts -, all or pv" check_plan $V/plan.tsv
+check "every mutant applies to its step's tree, every fault of $V/faults/ to checker.c" check_patches_apply $M $V/faults
 # the list as verify-lib.sh defines it (sourcing it would install packages)
 OTHER_LOCKS=() && eval "$(grep '^OTHER_LOCKS=' common/scripts/verify-lib.sh)"
 check "the cost model's other locks: OTHER_LOCKS (${OTHER_LOCKS[*]}) and $V/locks/ agree" check_other_locks $V/locks "${OTHER_LOCKS[@]}"
@@ -167,4 +199,11 @@ sed 's/^\(pctnest4x\t\)kill/\1mutants/' $V/plan.tsv >"$tmp/plan.tsv"
 refused "pctnest4x has short mutants, not yes, no or kill" check_plan "$tmp/plan.tsv"
 sed 's/^\(pvc3a1\t.*\t\)pv\t/\1virt\t/' $V/plan.tsv >"$tmp/plan.tsv"
 refused "pvc3a1 has layouts virt, not -, all or pv" check_plan "$tmp/plan.tsv"
+# a mutant whose context a series edit moved: its step's comment changed
+mkdir -p "$tmp/faults"
+awk -F'\t' -v OFS='\t' '$1 == "xchg-tail-owner-window" { $2 = 7 } { print }' $M >"$tmp/mutants.tsv"
+refused "the mutant xchg-tail-owner-window does not apply to step 7's tree" check_patches_apply "$tmp/mutants.tsv" $V/faults
+sed '0,/^-[^-]/s/^\(-[^-].*\)$/\1 \/* moved *\//' $V/faults/await-watches-one-location.patch >"$tmp/faults/moved.patch"
+grep "^#" $M >"$tmp/no-mutants.tsv"
+refused "the fault moved does not apply to checker.c" check_patches_apply "$tmp/no-mutants.tsv" "$tmp/faults"
 ktap_end
