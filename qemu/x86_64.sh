@@ -4,12 +4,22 @@
 # 8250 serial console.  Sourced by qemu/run.sh, which sets KERNEL_OBJ,
 # INITRD, APPEND, CPUS, ACCEL and QEMU_CPU (empty: QEMU's default CPU
 # model, qemu64, whose CPUID reports a hypervisor, as every model does).
+#
+# The firmware is qboot (qemu-system-data's qboot.rom), not SeaBIOS:
+# its MP table lists every vCPU, so the kernels need no ACPI
+# (common/config/x86_64.config), and it reaches the kernel sooner.
+# tsc=reliable: without ACPI there is no HPET, and the TSC is the only
+# clocksource fine enough for the hrtimers qsl_torture fires every few
+# hundred microseconds.  The kernel would otherwise distrust it, because
+# qemu64 is an AMD model without constant_tsc; under TCG every vCPU's
+# TSC is one counter, QEMU's (cpu_get_ticks(), monotonic under a lock),
+# so it is as synchronised as a TSC can be.
 QEMU_BIN=qemu-system-x86_64
 QEMU_KERNEL=$KERNEL_OBJ/arch/x86/boot/bzImage
 QEMU_ARGS=(
-	-M pc -accel "$ACCEL" -smp "$CPUS" -m 512
+	-M pc -bios qboot.rom -accel "$ACCEL" -smp "$CPUS" -m 512
 	${QEMU_CPU:+-cpu "$QEMU_CPU"}
 	-kernel "$QEMU_KERNEL" -initrd "$INITRD"
-	-append "console=ttyS0 $APPEND"
+	-append "console=ttyS0 tsc=reliable $APPEND"
 	-no-reboot
 )
