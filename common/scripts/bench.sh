@@ -23,8 +23,9 @@
 # Environment: BENCH_STAGES (default: the stages common/expect.tsv's bench
 # column marks full or smoke, today 0 2 3 4 5 6 7 8 today), BENCH_CPUS
 # ("1 2 4"), REPS (3), DURATION (10).  --smoke: the stages marked smoke
-# (0 8 today), vCPUs "1 4", one repetition of 3 s - the pipeline, not a
-# measurement.
+# (0 and 7), vCPUs "1 4", one repetition of 3 s - the pipeline, not a
+# measurement; it needs no today (make test does not build today's
+# kernel), and its table's "x today" column is then 0.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -50,7 +51,7 @@ read -r -a stages <<<"$norm"
 read -r -a cpus_list <<<"$cpus_list"
 for c in "${cpus_list[@]}"; do check_number BENCH_CPUS "$c" 1 8; done
 case " ${stages[*]} " in *" 0 "*) ;; *) die "BENCH_STAGES must include 0: ratios are taken to step 0" ;; esac
-case " ${stages[*]} " in *" today "*) ;; *) die "BENCH_STAGES must include today: ratios are taken to today's lock" ;; esac
+[ "$smoke" = 1 ] || case " ${stages[*]} " in *" today "*) ;; *) die "BENCH_STAGES must include today: ratios are taken to today's lock" ;; esac
 
 "$TOP/common/scripts/deps.sh" kernel x86_64 bench
 mkdir -p "$out"
