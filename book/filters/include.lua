@@ -1,5 +1,7 @@
 --[[
 include.lua - pull code into the book from the repository, never paste it.
+(It also numbers the links to chapters and counts the contents page's
+reading time: see the end of this file.)
 
 A code block whose attributes name a file is replaced by that file, or by
 part of it, under a label that says what was taken:
@@ -676,9 +678,11 @@ end
 Chapter numbers.  A link whose text is the word "chapter" (or "Chapter")
 and whose target is the page of a chapter of book/chapters.tsv gets that
 chapter's number, its place in the table (the introduction is chapter 0):
-[chapter](upstream.html) reads "chapter 11" while upstream.md is the
-twelfth line of the table.  A chapter added in the middle renumbers every
-reference; a link that writes its number by hand stops the build.
+[chapter](upstream.html) reads "chapter N" when upstream.md is the
+(N + 1)th file the table lists.  A chapter added in the middle renumbers
+every such reference; a link that writes its number by hand stops the
+build.  A number typed in a sentence ("chapter 7") is not checked and
+goes stale: write the link.
 ]]
 local chapter_number
 local function chapter_numbers()
@@ -719,4 +723,116 @@ function Link(el)
   end
   el.content = { pandoc.Str(word), pandoc.Space(), pandoc.Str(tostring(n)) }
   return el
+end
+
+--[[
+Reading time.  The contents page (book/index.md) says how long the book
+takes to read, counted from the chapters each time the book is rendered,
+never typed by hand.  A span with one of these classes is replaced:
+
+  [x]{.book-words of="chapters"}         the words of the chapters, with a
+                                         comma every three digits
+  [x]{.book-reading-time of="chapters"}  "about 3 hours 20 minutes", at
+                                         WORDS_PER_MINUTE, rounded to five
+                                         minutes
+  [x]{.book-words-per-minute}            WORDS_PER_MINUTE itself
+
+of= is "chapters" (every file of book/chapters.tsv whose kicker does not
+begin with "Appendix"), "appendices" (those whose kicker does) or "all".
+A word is a run of text with a letter or a digit in it, in the prose,
+headings, tables and inline code of a chapter's Markdown, read with
+pandoc's own reader; code blocks (every include block is one before this
+filter replaces it) and the YAML front matter do not count, so the
+included code and recorded runs are not in the count.
+]]
+local WORDS_PER_MINUTE = 200
+
+local word_counts
+local function count_words()
+  if word_counts then
+    return word_counts
+  end
+  local text = read_file(TOP .. "/book/chapters.tsv")
+  if not text then
+    error("\nbook: book/chapters.tsv is missing\n", 0)
+  end
+  word_counts = { chapters = 0, appendices = 0, all = 0 }
+  for line in text:gmatch("[^\n]+") do
+    local f = line:match("^([^\t#][^\t]*%.md)\t")
+    if f then
+      local md = read_file(TOP .. "/book/" .. f)
+      if not md then
+        error("\nbook: book/chapters.tsv lists " .. f .. ", which does not exist\n", 0)
+      end
+      local doc = pandoc.read(md, "markdown")
+      local n = 0
+      local function words(s)
+        for w in s:gmatch("%S+") do
+          if w:find("%w") then
+            n = n + 1
+          end
+        end
+      end
+      pandoc.Div(doc.blocks):walk({
+        Str = function(el) words(el.text) end,
+        Code = function(el) words(el.text) end,
+      })
+      local kicker = doc.meta.kicker and pandoc.utils.stringify(doc.meta.kicker) or ""
+      local part = kicker:match("^Appendix") and "appendices" or "chapters"
+      word_counts[part] = word_counts[part] + n
+      word_counts.all = word_counts.all + n
+    end
+  end
+  return word_counts
+end
+
+local function with_commas(n)
+  local s = tostring(n)
+  local out = s:reverse():gsub("(%d%d%d)", "%1,"):reverse()
+  return (out:gsub("^,", ""))
+end
+
+local function duration(words)
+  local minutes = math.floor(words / WORDS_PER_MINUTE / 5 + 0.5) * 5
+  if minutes < 5 then
+    minutes = 5
+  end
+  local h, m = math.floor(minutes / 60), minutes % 60
+  local parts = {}
+  if h > 0 then
+    table.insert(parts, h .. (h == 1 and " hour" or " hours"))
+  end
+  if m > 0 then
+    table.insert(parts, m .. " minutes")
+  end
+  return "about " .. table.concat(parts, " ")
+end
+
+function Span(el)
+  local words = el.classes:includes("book-words")
+  local time = el.classes:includes("book-reading-time")
+  if el.classes:includes("book-words-per-minute") then
+    return pandoc.Str(tostring(WORDS_PER_MINUTE))
+  end
+  if not words and not time then
+    return nil
+  end
+  local of = el.attributes.of
+  local counts = count_words()
+  if not of or not counts[of] then
+    error("\nbook: " .. table.concat(PANDOC_STATE.input_files, ", ") .. ": a ." ..
+      (words and "book-words" or "book-reading-time") .. " span needs of=\"chapters\", " ..
+      "of=\"appendices\" or of=\"all\" (it has " .. (of and q(of) or "none") .. ")\n", 0)
+  end
+  if words then
+    return pandoc.Str(with_commas(counts[of]))
+  end
+  local inlines = {}
+  for w in duration(counts[of]):gmatch("%S+") do
+    if #inlines > 0 then
+      table.insert(inlines, pandoc.Space())
+    end
+    table.insert(inlines, pandoc.Str(w))
+  end
+  return inlines
 end
