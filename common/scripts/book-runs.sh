@@ -375,17 +375,17 @@ rec_kill_boot() {
 	sed '/./,$!d' "$TMP/out" | relative "$(rtop)" >"$body"
 }
 
-# verdicts: one Markdown row per boot that make test makes (common/expect.tsv:
-# default yes or test, and a step's second x86_64 boot without the
-# hypervisor bit where its bare column has one), from each run's verdict
-# and metrics.
+# verdicts: one Markdown row per boot that make test or make step-N makes
+# (common/expect.tsv: default yes, step or test, and a step's second x86_64
+# boot without the hypervisor bit where its bare column has one), from
+# each run's verdict and metrics.
 rec_verdicts() {
 	local s a def dir label v reason cells k missing="" rows=() durations="" tag used=()
 	local keys="spin_lock.writes spin_lock_irq.writes rw_lock.writes rw_lock.reads qsl.waiters qsl.waited qsl.pending qsl.queue qsl.idx1 qsl.idx2 qsl.idx3 elapsed_s"
 	cmd="make test"
 	note="one row per boot (make step-N boots one stage, step 9's x86_64 twice), from build/runs/ID/verdict and metrics; - where a run has no such counter"
 	while read -r s a def; do
-		case $def in yes | test) ;; *) continue ;; esac
+		case $def in yes | step | test) ;; *) continue ;; esac
 		for tag in "" bare; do
 			[ -z "$tag" ] || [ "$(expected_bare "$s" "$a")" != - ] || continue
 			dir=$runs/$(run_id "$s" "$a" "$tag")

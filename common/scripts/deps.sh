@@ -8,7 +8,7 @@ set -eu
 pkgs_for() {
 	case $1 in
 	kernel) echo "linux-source-6.1 gcc make flex bison bc libelf-dev libssl-dev perl ccache xz-utils cpio kmod git" ;;
-	x86_64) echo "qemu-system-x86 busybox-static" ;;
+	x86_64) echo "qemu-system-x86 qemu-system-data busybox-static" ;;
 	sparc64) echo "gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-system-sparc" ;;
 	check) echo "shellcheck perl gcc python3" ;;
 	book) echo "pandoc graphviz patch" ;;

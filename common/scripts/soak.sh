@@ -17,7 +17,7 @@ for d in $(step_dirs) today; do
 	if [ "$d" = today ]; then n=today; else n=$((10#$(basename "$d" | cut -c1-2))); fi
 	say "soak: $(stage_label "$n"), $DURATION s a torture run"
 	"$TOP/common/scripts/step.sh" "$n" || true
-	arches=$(expect_arches "$n" yes)
+	arches=$(expect_arches "$n" "yes step")
 	for a in $arches; do
 		dir=$(run_dir "$n" "$a")
 		v=$(run_file "$dir" verdict.txt)

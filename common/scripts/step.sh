@@ -41,7 +41,7 @@ check_number CPUS "${CPUS:-4}" 1 8
 check_kvm
 arches=("$@")
 if [ ${#arches[@]} -eq 0 ]; then
-	mapfile -t arches < <(expect_arches "$n" yes)
+	mapfile -t arches < <(expect_arches "$n" "yes step")
 	[ ${#arches[@]} -gt 0 ] || die "common/expect.tsv boots no architecture by default for step $(stage_step "$n")"
 fi
 for a in "${arches[@]}"; do

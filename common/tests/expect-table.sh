@@ -51,7 +51,7 @@ for s in $(valid_steps) today; do
 			bad "step $s $a: $n rows, not one"
 			continue
 		}
-		case $(cell "$s" "$a" default) in yes | test | no) ;; *) bad "step $s $a: default '$(cell "$s" "$a" default)' is not yes, test or no" ;; esac
+		case $(cell "$s" "$a" default) in yes | step | test | no) ;; *) bad "step $s $a: default '$(cell "$s" "$a" default)' is not yes, step, test or no" ;; esac
 		case $(cell "$s" "$a" bench) in
 		smoke | full) [ "$a" = x86_64 ] || bad "step $s $a: only x86_64 is benchmarked" ;;
 		-) ;;
