@@ -115,6 +115,16 @@ stage() {
 	esac
 }
 
+# mutant_patch NAME: a mutant's patch, relative to the top: the checker's
+# own (common/verify/mutants/) where it has one, else the booted one
+# (common/mutants/); common/mutants/mutants.tsv lists both kinds.
+mutant_patch() {
+	if [ -f "$TOP/common/verify/mutants/$1.patch" ]; then
+		printf 'common/verify/mutants/%s.patch\n' "$1"
+	else
+		printf 'common/mutants/%s.patch\n' "$1"
+	fi
+}
 # stage_step STAGE: the step (or "today") a normal-form stage builds on.
 stage_step() { printf '%s\n' "${1%%+*}"; }
 

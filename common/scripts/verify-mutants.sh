@@ -114,8 +114,7 @@ check_mutant() {
 		tree=$OUT/mutant-src/$name
 		rm -rf "$tree"
 		cp -r "$sdir/tree" "$tree"
-		patch=common/verify/mutants/$name.patch
-		[ -f "$patch" ] || patch=common/mutants/$name.patch
+		patch=$(mutant_patch "$name")
 		if ! (cd "$tree" && GIT_CEILING_DIRECTORIES=$(cd .. && pwd) git apply "$TOP/$patch"); then
 			printf '%-30s %-5s %-6s %s\n' "$name" "$step" - "ERROR: does not apply to step $step's tree" >>"$OUT/mutant-$name.table"
 			echo "0 0 1" >"$OUT/mutant-$name.counts"
@@ -287,8 +286,7 @@ done
 names=()
 for row in "${rows[@]}"; do
 	IFS=$'\t' read -r name step must survive xrows also why <<<"$row"
-	patch=common/verify/mutants/$name.patch
-	[ -f "$patch" ] || patch=common/mutants/$name.patch
+	patch=$(mutant_patch "$name")
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
 		wait -n || true
 	done

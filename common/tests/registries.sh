@@ -120,8 +120,7 @@ check_patches_apply() {
 	local name step patch t rc=0
 	t=$(mktemp -d)
 	while IFS=$'\t' read -r name step; do
-		patch=$V/mutants/$name.patch
-		[ -f "$patch" ] || patch=common/mutants/$name.patch
+		patch=$(mutant_patch "$name")
 		rm -rf "$t/tree" && cp -r "$(step_dir "$step")/tree" "$t/tree"
 		if ! (cd "$t/tree" && GIT_CEILING_DIRECTORIES=$t git apply --check "$TOP/$patch") >/dev/null 2>&1; then
 			echo "the mutant $name does not apply to step $step's tree; make it again against steps/$(basename "$(step_dir "$step")")/tree"
