@@ -59,7 +59,7 @@ log=$dir/console.log
 {
 	printf 'stage=%s\narch=%s\nmutant=%s\ntag=%s\n' "$(stage_step "$n")" "$arch" "$(stage_mutant "$n")" "${4:-}"
 	printf 'cpus=%s\nduration=%s\nplan=%s\nqsltorture=%s\naccel=%s\n' "$CPUS" "$DURATION" "$PLAN" "$QSLTORTURE" "$ACCEL"
-	printf 'qemu_cpu=%s\n' "${QEMU_CPU:-default}"
+	printf 'qemu_cpu=%s\ntsc_khz=%s\n' "${QEMU_CPU:-default}" "${TSC_KHZ:-guest-calibrated}"
 	printf 'kernel=%s\nstarted=%s\n' "${QEMU_KERNEL#"$TOP"/}" "$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
 	printf 'commit=%s\n' "$(commit_of "$TOP" 2>/dev/null || echo unknown)"
 } >"$dir/run.env"

@@ -97,10 +97,10 @@ run "checkpatch: the cover letter (make series: common/series/cover-letter.txt)"
 # defines kernel APIs (barriers, IS_ENABLED) and trips the checks meant for
 # their users.  One check answered here: USE_LOCKDEP asks qsl_torture to use
 # lockdep_assert_held() where it tests spin_is_locked() itself.
-run "checkpatch: the project's C (qsl_torture, guest init, lab, test modules)" \
+run "checkpatch: the project's C (qsl_torture, guest init, lab, test modules, tsc-khz)" \
 	perl "$PRISTINE/scripts/checkpatch.pl" --no-tree -q --ignore USE_LOCKDEP -f \
 	common/qsl-torture/*.c common/guest/*.c common/lab/*.c common/lab/*.h \
-	common/tests/test-and-set-bit/*.c
+	common/tests/test-and-set-bit/*.c common/scripts/tsc-khz.c
 mkdir -p "$BUILD/tools"
 # The lock checker: volatile and the externs are the sanitizer's ABI and
 # the linker's section bounds; it is a userspace program without the
@@ -117,6 +117,7 @@ run "checkpatch: the lock checker's C (common/verify)" \
 
 run "guest init: common/guest/init.c builds with -Wall -Wextra -Werror" \
 	gcc -static -O2 -Wall -Wextra -Werror -o "$BUILD/tools/init-check" common/guest/init.c
+run "the host's clock: x86_64 guests under TCG are told the host's TSC rate, through the one probe pointed at fake files" common/tests/host-clock.sh
 run "bad input: make step-42, bench and lab-bench with bad values stop with a clear message" common/tests/bad-input.sh
 run "registries: models, litmus tests, mutants and plan rows agree wherever two files list them; every mutant and fault applies" common/tests/registries.sh
 run "a broken step directory (two patches, two directories of one number) stops every command that reads the series" common/tests/broken-step.sh

@@ -684,6 +684,29 @@ kvm_unusable() {
 	fi
 }
 
+# host_tsc_khz: the rate of this host's TSC in kHz, which under TCG is
+# the rate of every x86_64 guest's TSC too (QEMU gives the guest the
+# host's counter), or nothing when the host has no constant TSC or the
+# measurement (common/scripts/tsc-khz.c) does not settle.  The one probe
+# of the host's clock: it reads QSL_PROC_CPUINFO (default /proc/cpuinfo),
+# and QSL_HOST_TSC_KHZ stands in for the measurement, so that a test can
+# ask about any host.
+host_tsc_khz() {
+	local cpuinfo=${QSL_PROC_CPUINFO:-/proc/cpuinfo}
+	local src=$TOP/common/scripts/tsc-khz.c bin=$BUILD/host/tsc-khz
+	grep -qsE '^flags.*\bconstant_tsc\b' "$cpuinfo" || return 0
+	if [ -n "${QSL_HOST_TSC_KHZ:-}" ]; then
+		echo "$QSL_HOST_TSC_KHZ"
+		return 0
+	fi
+	[ "$(uname -m)" = x86_64 ] || return 0
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		mkdir -p "${bin%/*}"
+		gcc -O2 -o "$bin" "$src" || return 0
+	fi
+	"$bin" 2>/dev/null || true
+}
+
 # kmake_args ARCH: sets the array KMAKE to the kernel make variables for
 # ARCH (cross compiler, ccache when present), shared by every kernel and
 # module build.
