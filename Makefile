@@ -16,7 +16,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK MATRIX_STAGES MATRIX_ROWS
 
-.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-record today bench bench-record matrix series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
+.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-record today bench bench-record matrix series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -64,7 +64,9 @@ help:
 	@echo "  make sim-bench     what every lock costs under contention on 1 to 64 simulated CPUs: cache-line"
 	@echo "                     transfers, atomics, failed cmpxchg, modelled cycles; tables, plots, the chapter's claims"
 	@echo "                     (SIM_LOCKS=\"ticket step-7\" SIM_N=\"2 64\" SIM_CYCLES SIM_TRANSFER SIM_HOLD SIM_WORK)"
-	@echo "  make sim-record    copy the last sim-bench results into book/sim/"
+	@echo "  make sim-overcommit the cost of a preempted vCPU: 4, 16 and 64 simulated vCPUs on as many host cores,"
+	@echo "                     two thirds and half as many; ticket, native queue, unfair guest lock, halt and kick, 6.1"
+	@echo "  make sim-record    copy the last sim-bench and sim-overcommit results into book/sim/"
 	@echo "  make snapshots     regenerate steps/*/tree from the patches"
 	@echo "  make edit-series   a git tree of the kernel with one commit per step (build/series-git)"
 	@echo "  make export-series write build/series-git's commits back as the steps' patches"
@@ -141,6 +143,9 @@ matrix:
 
 sim-bench:
 	@$(SCRIPTS)/sim.sh
+
+sim-overcommit:
+	@$(SCRIPTS)/sim-overcommit.sh
 
 sim-record:
 	@$(SCRIPTS)/sim-record.sh

@@ -146,35 +146,7 @@ run_one() { # lock workload cpus hold work -> one CSV line, or a FAIL line
 
 t0=$(date +%s)
 rows=$out/rows.txt
-: >"$rows"
-done_n=0
-# Two runs at a time, each pair appended in the order of jobs.txt.
-mapfile -t lines <"$jobs"
-i=0
-while [ "$i" -lt "$total" ]; do
-	# shellcheck disable=SC2086 # the job's words are its arguments
-	run_one ${lines[$i]} >"$out/logs/job-$i.out" &
-	p1=$!
-	p2=""
-	if [ $((i + 1)) -lt "$total" ]; then
-		# shellcheck disable=SC2086
-		run_one ${lines[$((i + 1))]} >"$out/logs/job-$((i + 1)).out" &
-		p2=$!
-	fi
-	wait "$p1"
-	[ -z "$p2" ] || wait "$p2"
-	cat "$out/logs/job-$i.out" >>"$rows"
-	[ $((i + 1)) -ge "$total" ] || cat "$out/logs/job-$((i + 1)).out" >>"$rows"
-	i=$((i + 2))
-	done_n=$i
-	[ "$done_n" -le "$total" ] || done_n=$total
-	el=$(($(date +%s) - t0))
-	if [ $((done_n % 20)) -eq 0 ] || [ "$done_n" -eq "$total" ]; then
-		printf '\r    %d/%d runs, %d s, about %d s to go ' "$done_n" "$total" "$el" \
-			$((el * (total - done_n) / (done_n > 0 ? done_n : 1))) >&2
-	fi
-done
-echo >&2
+run_jobs "$jobs" "$rows" "$out/logs" run_one
 if grep -q '^FAIL' "$rows"; then
 	grep '^FAIL' "$rows" >&2
 	die "sim: $(grep -c '^FAIL' "$rows") run(s) failed: a lock broke under the cost model (logs: ${out#"$TOP"/}/logs)"
@@ -187,39 +159,11 @@ csv=$out/results.csv
 } >"$csv"
 "$TOP/common/scripts/sim-report.sh" "$csv" "$out"
 
-# The claims and the comparison with the recorded results, as KTAP: a
-# claim a result (sim-claims.sh prints "ok    CLAIM" or "not ok CLAIM").
-verdict=0
-claims=()
+# The claims and the comparison with the recorded results, as KTAP.
+rc=0 skip=""
 if [ "$custom" -eq 0 ]; then
-	"$TOP/common/scripts/sim-claims.sh" "$csv" >"$out/claims.txt" || verdict=1
-	mapfile -t claims < <(grep -E '^(ok|not ok) ' "$out/claims.txt")
-fi
-ktap_begin sim $((${#claims[@]} + 1))
-for c in "${claims[@]}"; do
-	case $c in
-	"ok "*) ktap_result 0 "claim: $(printf '%s' "${c#ok }" | sed 's/^ *//')" ;;
-	*) ktap_result 1 "claim: ${c#not ok }" ;;
-	esac
-done
-if [ "$custom" -eq 1 ]; then
-	ktap_result 0 "the recorded results # SKIP a changed model (SIM_*): not compared with ${record#"$TOP"/}"
-elif [ ! -f "$record" ]; then
-	ktap_result 1 "the recorded results: no recorded copy ${record#"$TOP"/} yet: make sim-record writes it"
-	verdict=1
-elif cmp -s "$csv" "$record"; then
-	ktap_result 0 "the results are byte for byte the recorded ones (${record#"$TOP"/})"
+	"$TOP/common/scripts/sim-claims.sh" "$csv" >"$out/claims.txt" || rc=1
 else
-	ktap_result 1 "the results differ from ${record#"$TOP"/}: the model or a lock changed"
-	ktap_note "first difference:"
-	diff "$record" "$csv" | head -5 | while IFS= read -r l; do ktap_note "  $l"; done
-	verdict=1
+	skip="a changed model (SIM_*)"
 fi
-ktap_end >/dev/null || true
-el=$(($(date +%s) - t0))
-if [ "$verdict" -eq 0 ]; then
-	echo "sim: OK: $total runs in $el s; table ${out#"$TOP"/}/table.md"
-else
-	echo "sim: FAIL: see above ($total runs in $el s; ${out#"$TOP"/})"
-	exit 1
-fi
+sim_verdict sim "$rc" "$out/claims.txt" "$csv" "$record" "$skip" "$total" "$t0" || exit 1

@@ -3,7 +3,8 @@
 #  1. make check (no kernel build; it renders the book), the book in
 #     headless Chromium at two widths, the lock checker
 #     (short configurations) and its kill table, the cost model (make
-#     sim-bench: the chapter's claims, results as recorded), the userspace lab
+#     sim-bench: the chapter's claims, results as recorded) and its host
+#     of preempted vCPUs (make sim-overcommit, the same), the userspace lab
 #     (short), its kill table of the mutants (short) and its host
 #     benchmark (one 100 ms repetition);
 #  2. every step, and today's pristine tree, on the architectures
@@ -154,6 +155,9 @@ lastline "verify-lkmm" env LKMM_LOCK_BOUND=1 "$TOP/common/scripts/verify-lkmm.sh
 part "sim-bench"
 say "the cost model: every lock on 1 to 64 simulated CPUs, the chapter's claims, the recorded results"
 lastline "sim-bench" "$TOP/common/scripts/sim.sh"
+part "sim-overcommit"
+say "the cost model's host: 4, 16 and 64 vCPUs on fewer cores, the paravirt chapters' claims, the recorded results"
+lastline "sim-overcommit" "$TOP/common/scripts/sim-overcommit.sh"
 
 part "lab --short"
 say "the userspace lab, short version"

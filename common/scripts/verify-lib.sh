@@ -99,7 +99,7 @@ build() {
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" "${cov[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
 			run_logged gcc -no-pie "${cov[@]}" -o "$out/verify" "$out/qspinlock.o" "$out/api.o" \
-				"$out/litmus.o" "${extra_objs[@]}" "$OUT/checker.o" "$OUT/cost.o"
+				"$out/litmus.o" "${extra_objs[@]}" "$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
 		return 1
@@ -148,7 +148,7 @@ build_other() {
 		run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
 			run_logged gcc -no-pie -o "$out/verify" "$out/api.o" "$out/litmus.o" \
-				"$OUT/checker.o" "$OUT/cost.o"
+				"$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
 		return 1
@@ -162,8 +162,9 @@ build_checker() {
 	work_starts "the checker's build"
 	mkdir -p "$OUT"
 	{ run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "${VERIFY_CHECKER_SRC:-$VSRC/checker.c}" -o "$OUT/checker.o" &&
-		run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/cost.c" -o "$OUT/cost.o"; } >"$OUT/checker.log" 2>&1 ||
-		die "verify: common/verify/checker.c or cost.c does not compile (log: ${OUT#"$TOP"/}/checker.log)"
+		run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/cost.c" -o "$OUT/cost.o" &&
+		run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/host.c" -o "$OUT/host.o"; } >"$OUT/checker.log" 2>&1 ||
+		die "verify: common/verify/checker.c, cost.c or host.c does not compile (log: ${OUT#"$TOP"/}/checker.log)"
 }
 
 # by_model MODEL SC TSO WEAK: the one of the three that is MODEL's (a plan
@@ -269,4 +270,80 @@ pin_check() {
 	[ "$got" != "$rec" ] || return 0
 	echo "the count moved: executions, behaviours, final states, exhausted were $(printf '%s' "$rec" | tr '\t' ' '), now $(printf '%s' "$got" | tr '\t' ' '); if that is meant, record it with make verify-pin and say why in the commit"
 	return 1
+}
+
+# run_jobs JOBS ROWS LOGDIR FUNC: call FUNC with the words of each line of
+# the file JOBS as its arguments, two at a time (the cost model's runs);
+# each call's output goes to LOGDIR/job-I.out, and all of them to ROWS in
+# the order of JOBS.  Shows progress every 20 jobs.
+run_jobs() {
+	local jobs=$1 rows=$2 logs=$3 fn=$4 total i=0 p1 p2 el start lines=()
+	mkdir -p "$logs"
+	: >"$rows"
+	mapfile -t lines <"$jobs"
+	total=${#lines[@]}
+	start=$(date +%s)
+	while [ "$i" -lt "$total" ]; do
+		# shellcheck disable=SC2086 # the job's words are its arguments
+		"$fn" ${lines[$i]} >"$logs/job-$i.out" &
+		p1=$! p2=""
+		if [ $((i + 1)) -lt "$total" ]; then
+			# shellcheck disable=SC2086
+			"$fn" ${lines[$((i + 1))]} >"$logs/job-$((i + 1)).out" &
+			p2=$!
+		fi
+		wait "$p1"
+		[ -z "$p2" ] || wait "$p2"
+		cat "$logs/job-$i.out" >>"$rows"
+		[ $((i + 1)) -ge "$total" ] || cat "$logs/job-$((i + 1)).out" >>"$rows"
+		i=$((i + 2))
+		[ "$i" -le "$total" ] || i=$total
+		el=$(($(date +%s) - start))
+		if [ $((i % 20)) -eq 0 ] || [ "$i" -eq "$total" ]; then
+			printf '\r    %d/%d runs, %d s, about %d s to go ' "$i" "$total" "$el" \
+				$((el * (total - i) / (i > 0 ? i : 1))) >&2
+		fi
+	done
+	echo >&2
+}
+
+# sim_verdict NAME CLAIMS_RC CLAIMS CSV RECORD SKIP TOTAL START: a cost
+# model run's end (sim.sh, sim-overcommit.sh), as KTAP: a result for each
+# claim in the file CLAIMS ("ok    CLAIM" or "not ok CLAIM" lines;
+# CLAIMS_RC is its checker's exit status), then CSV compared byte for
+# byte with the recorded RECORD (SKIP: why not, or empty); then NAME's
+# verdict line, with TOTAL runs since START.  Returns 1 if anything failed.
+sim_verdict() {
+	local name=$1 verdict=$2 claimsf=$3 csv=$4 record=$5 skip=$6 total=$7 start=$8
+	local c claims=()
+	[ "$verdict" -eq 0 ] || verdict=1
+	[ ! -f "$claimsf" ] || mapfile -t claims < <(grep -E '^(ok|not ok) ' "$claimsf")
+	ktap_begin "$name" $((${#claims[@]} + 1))
+	for c in "${claims[@]}"; do
+		case $c in
+		"ok "*) ktap_result 0 "claim: $(printf '%s' "${c#ok }" | sed 's/^ *//')" ;;
+		*) ktap_result 1 "claim: ${c#not ok }" ;;
+		esac
+	done
+	if [ -n "$skip" ]; then
+		ktap_result 0 "the recorded results # SKIP $skip: not compared with ${record#"$TOP"/}"
+	elif [ ! -f "$record" ]; then
+		ktap_result 1 "the recorded results: no recorded copy ${record#"$TOP"/} yet: make sim-record writes it"
+		verdict=1
+	elif cmp -s "$csv" "$record"; then
+		ktap_result 0 "the results are byte for byte the recorded ones (${record#"$TOP"/})"
+	else
+		ktap_result 1 "the results differ from ${record#"$TOP"/}: the model or a lock changed"
+		ktap_note "first difference:"
+		diff "$record" "$csv" | head -5 | while IFS= read -r c; do ktap_note "  $c"; done
+		verdict=1
+	fi
+	ktap_end >/dev/null || true
+	c=$(dirname "$csv")
+	if [ "$verdict" -eq 0 ]; then
+		echo "$name: OK: $total runs in $(($(date +%s) - start)) s; table ${c#"$TOP"/}/table.md"
+	else
+		echo "$name: FAIL: see above ($total runs in $(($(date +%s) - start)) s; ${c#"$TOP"/})"
+		return 1
+	fi
 }

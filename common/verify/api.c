@@ -66,6 +66,7 @@ void vc_pv_wait(u8 *ptr, u8 val)
 	while (atomic_read(kicks) == seen) {
 		int spurious = vc_spurious_wakeup_point();
 
+		vc_halt_point();
 		cpu_relax();
 		if (spurious)
 			return;

@@ -32,6 +32,7 @@
 
 #include "vc.h"
 #include "cost.h"
+#include "host.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -81,6 +82,11 @@ static struct {
 	u64 transfer;		/* -C: cycles a line takes from cache to cache */
 	u64 hold;		/* -H: cycles inside the critical section */
 	u64 work;		/* -W: cycles between an unlock and the next lock */
+	/* -P: the cost model's host (host.h); 0: every vCPU has a core */
+	int cores;		/* -P: host cores the vCPUs share */
+	u64 slice;		/* -Q: cycles of a host slice */
+	u64 wake;		/* -K: cycles from a kick to its vCPU running */
+	u64 spin;		/* -B: cycles of a bounded spin (SPIN_THRESHOLD) */
 } cfg = {
 	.cpus = 2, .acq = 1, .levels = 1, .irq_acq = 1,
 	.max_execs = 2000000, .min_budget = 20000, .minimise = 1,
@@ -181,6 +187,7 @@ struct range {
 struct op {
 	u8 kind, size, rmw, mo, nr;	/* nr: ranges of an AWAIT */
 	u8 timed;	/* an AWAIT that may end with nothing changed */
+	u8 halt;	/* an AWAIT of pv_wait(): its vCPU halts (host.h) */
 	u32 off;
 	struct range r[MAX_READS];
 	const void *pc;
@@ -239,6 +246,24 @@ struct task {
 	int spurious_left;
 	/* its next cpu_relax() is a halt that may end spuriously */
 	int spurious_point;
+	/* its next cpu_relax() is pv_wait()'s halt (vc_halt_point()) */
+	int halting;
+	/*
+	 * The cost model's bounded spin: from SPIN_THRESHOLD's evaluation
+	 * until the loop is left, every cpu_relax() of the loop (at
+	 * bound_pc, the first one's) ends on a change or at bound_end, -B
+	 * cycles after the loop began (vc_spin_bound()).
+	 */
+	int bounded;
+	const void *bound_pc;
+	u64 bound_end;
+	/*
+	 * The cost model's host: the cycles of its program it had still to
+	 * run when a slice end took it off its core (a hold, a line on its
+	 * way), the cycle it last came back, and whether it holds the lock.
+	 */
+	u64 owed, resumed;
+	int holding;
 	/* weak: what its last wake-up found changed, until it is read again */
 	int nwoken;
 	struct range woken[MAX_READS];
@@ -1390,8 +1415,26 @@ static int await_ready(struct task *t);
 
 void vc_spin_bound(int on)
 {
-	if (cur)
-		cur->spin_bound = on;
+	if (!cur)
+		return;
+	cur->spin_bound = on;
+	if (cfg.cost_end) {
+		cur->bounded = on;
+		cur->bound_pc = NULL;
+		cur->bound_end = cur->clock + cfg.spin;
+	}
+}
+
+/*
+ * SPIN_THRESHOLD's rounds: one for the search, whose timed await stands
+ * for the whole bounded spin (it may end or go on); under the cost model,
+ * enough rounds that changes which do not end the wait (a new tail in the
+ * lock word) do not end the loop early either: its time is bounded by -B
+ * cycles instead (the loop's awaits end at bound_end).
+ */
+int vc_spin_rounds(void)
+{
+	return cfg.cost_end ? 256 : 1;
 }
 
 static long spurious_taken;	/* spurious wake-ups taken, all executions */
@@ -1413,6 +1456,16 @@ int vc_spurious_wakeup_point(void)
 	return 1;
 }
 
+/*
+ * pv_wait()'s halt (the checker's backend): its next cpu_relax() stops the
+ * vCPU, which under the cost model's host gives its core away (host.h).
+ */
+void vc_halt_point(void)
+{
+	if (cur)
+		cur->halting = 1;
+}
+
 /* The end of a spin loop's iteration: the shim's cpu_relax() calls it. */
 void lab_relax_hook(void)
 {
@@ -1427,6 +1480,14 @@ void lab_relax_hook(void)
 	if (!t->nreads)
 		vc_fail("cpu_relax() in a loop that reads no shared memory");
 	op.timed = t->spin_bound && (t->spurious_point || !round_changed_nothing(t));
+	if (cfg.cost_end) {
+		if (t->bounded && !t->bound_pc)
+			t->bound_pc = op.pc;
+		t->bounded = t->bounded && t->bound_pc == op.pc;
+		op.timed = t->bounded;
+	}
+	op.halt = t->halting;
+	t->halting = 0;
 	t->spin_bound = 0;
 	op.nr = t->nreads;
 	for (i = 0; i < t->nreads; i++)
@@ -1475,6 +1536,13 @@ static u64 vary(struct task *t, u64 mean)
 	t->rng ^= t->rng << 17;
 	return mean ? mean / 2 + t->rng % (mean + 1) : 0;
 }
+
+/*
+ * The cost model's host: acquisitions whose taker was off its core at
+ * some point after the lock's last release (a hand-over stall), slice
+ * ends that took a lock holder off its core, and that last release.
+ */
+static u64 handover_stalls, holder_preempted, last_release;
 
 static void locked_section(struct task *t, struct vc_lockref *l)
 {
@@ -1536,9 +1604,13 @@ static void task_body(void)
 		 */
 		while (t->clock < cfg.cost_end) {
 			vc_api_lock(l);
+			handover_stalls += t->resumed > last_release;
+			t->holding = 1;
 			vc_api_cost_section(&vc_vars()->x);
 			t->clock += vary(t, cfg.hold);
 			vc_api_unlock(l);
+			t->holding = 0;
+			last_release = t->clock;
 			audit_scan(t, NULL);
 			harvest(t);
 			t->done_acq++;
@@ -1594,6 +1666,13 @@ static void task_init(struct task *t)
 	t->round_over = 0;
 	t->spurious_left = cfg.spurious;
 	t->spurious_point = 0;
+	t->halting = 0;
+	t->bounded = 0;
+	t->bound_pc = NULL;
+	t->bound_end = 0;
+	t->owed = 0;
+	t->resumed = 0;
+	t->holding = 0;
 	t->active = 0;
 	t->done_acq = 0;
 	t->clock = 0;
@@ -1979,7 +2058,15 @@ static void cost_charge(int p, const struct op *op)
 	case OP_FENCE:
 		t->clock += 1;
 		return;
-	default:	/* an await: the clock is where its last read left it */
+	default:
+		/*
+		 * An await: the clock is where its last read left it.  A bounded
+		 * spin (SPIN_THRESHOLD rounds as one await) that ends with
+		 * nothing changed has spun -B cycles.
+		 */
+		if (op->kind == OP_AWAIT && op->timed && !await_ready(t) &&
+		    t->clock < t->bound_end)
+			t->clock = t->bound_end;
 		return;
 	}
 	if (op->kind == OP_RMW)
@@ -1989,7 +2076,8 @@ static void cost_charge(int p, const struct op *op)
 		struct task *s = &tasks[(p + k) % ntasks];
 
 		if (s == t || s->state || s->op.kind != OP_AWAIT ||
-		    !await_touches(s, line) || cost_cached(s->cpu, line))
+		    !await_touches(s, line) || cost_cached(s->cpu, line) ||
+		    !host_running(s->cpu))
 			continue;
 		s->clock = booked(s->cpu, line, 0, s->clock > t->clock ? s->clock : t->clock);
 	}
@@ -1998,7 +2086,7 @@ static void cost_charge(int p, const struct op *op)
 /* When the next operation of task @p would take effect. */
 static u64 cost_when(int p)
 {
-	const struct task *t = &tasks[p];
+	struct task *t = &tasks[p];
 	const struct op *op = &t->op;
 
 	switch (op->kind) {
@@ -2009,9 +2097,73 @@ static u64 cost_when(int p)
 				 t->clock);
 	case OP_FENCE:
 		return t->clock + 1;
+	case OP_AWAIT:
+		if (op->timed && !await_ready(t) && t->clock < t->bound_end)
+			return t->bound_end;
+		return t->clock;
 	default:
 		return t->clock;
 	}
+}
+
+/* ---- the cost model's host (host.h) ------------------------------------ */
+
+/*
+ * vCPU @p comes back to a core at cycle @at: what it still owed of its
+ * program runs from there, and a spinning vCPU reads again the lines
+ * that changed while it was away.
+ */
+static void cost_resume(int p, u64 at)
+{
+	struct task *t = &tasks[p];
+	int i;
+
+	t->clock = t->owed ? at + t->owed : t->clock > at ? t->clock : at;
+	t->owed = 0;
+	t->resumed = at;
+	if (t->state || t->op.kind != OP_AWAIT)
+		return;
+	for (i = 0; i < t->op.nr; i++) {
+		unsigned int line = t->op.r[i].off / COST_LINE;
+
+		if (!cost_cached(t->cpu, line))
+			t->clock = booked(t->cpu, line, 0, t->clock);
+	}
+}
+
+/*
+ * The host's event at @at takes vCPU @off off its core (-1: the core was
+ * idle) and gives the core to @on.
+ */
+static void cost_switch(int off, int on, u64 at)
+{
+	if (off >= 0) {
+		struct task *t = &tasks[off];
+
+		holder_preempted += t->holding;
+		t->owed = t->clock > at ? t->clock - at : 0;
+	}
+	cost_resume(on, at);
+}
+
+/*
+ * After task @p's step: if it halted (pv_wait() with no kick to end it)
+ * or ended, its core goes to the next vCPU; every halted vCPU its step
+ * kicked wakes, WAKE cycles on (a host event).
+ */
+static void cost_host_after(int p)
+{
+	struct task *t = &tasks[p];
+	int i, on;
+
+	if (t->state || (t->op.kind == OP_AWAIT && t->op.halt && !await_ready(t))) {
+		on = host_leave(p, t->clock, !t->state);
+		if (on >= 0)
+			cost_resume(on, t->clock);
+	}
+	for (i = 0; i < ntasks; i++)
+		if (host_halted(i) && await_ready(&tasks[i]))
+			host_kick(i, t->clock);
 }
 
 /*
@@ -2024,19 +2176,31 @@ static u64 cost_when(int p)
 static int cost_pick(void)
 {
 	static int last;
-	u64 w, best_w = 0;
-	int k, i, best = -1;
+	u64 w, h, best_w = 0;
+	int k, i, best, off, on, turns = 0;
 
-	for (k = 1; k <= ntasks; k++) {
-		i = (last + k) % ntasks;
-		if (!enabled(i))
-			continue;
-		w = cost_when(i);
-		if (best < 0 || w < best_w ||
-		    (w == best_w && tasks[i].clock < tasks[best].clock)) {
-			best = i;
-			best_w = w;
+	for (;;) {
+		best = -1;
+		for (k = 1; k <= ntasks; k++) {
+			i = (last + k) % ntasks;
+			if (!enabled(i) || !host_running(i))
+				continue;
+			w = cost_when(i);
+			if (best < 0 || w < best_w ||
+			    (w == best_w && tasks[i].clock < tasks[best].clock)) {
+				best = i;
+				best_w = w;
+			}
 		}
+		/* a host event before that operation goes first */
+		h = host_next();
+		if (h == HOST_NEVER || (best >= 0 && best_w <= h))
+			break;
+		/* every vCPU has had a core, and none of them can go on: a hang */
+		if (best < 0 && ++turns > 2 * ntasks)
+			break;
+		h = host_event(&off, &on);
+		cost_switch(off, on, h);
 	}
 	if (best >= 0)
 		last = best;
@@ -2243,8 +2407,14 @@ static enum result execute(int prefix)
 		if (cfg.cost_end) {
 			nev = 0;	/* no trace: the events are not kept */
 			p = cost_pick();
+			if (p < 0) {
+				vc_fail("the cost model's host runs no vCPU that can go on");
+				return X_FAIL;
+			}
 			cur_alt = -1;
 			step(p, 0);
+			if (host_on())
+				cost_host_after(p);
 			last = p;
 			continue;
 		}
@@ -2650,7 +2820,8 @@ static void usage(const char *fmt, const char *arg)
 	fprintf(stderr, "\nusage: verify [-m sc|tso|weak] [-c CPUS] [-a ACQS] [-n LEVELS] [-i IRQ_ACQS]\n"
 		"              [-l LOCKREF_CPUS] [-b PREEMPTIONS] [-w REORDERINGS] [-S SPURIOUS] [-x MAX_EXECS]\n"
 		"              [-p PCT_DEPTH -s SEED] [-r SCHEDULE] [-N NAME] [-L LITMUS_TEST|list] [-A POISON]\n"
-		"       verify -T CYCLES [-c CPUS] [-C TRANSFER] [-H HOLD] [-W WORK] [-N NAME]: the cost model\n");
+		"       verify -T CYCLES [-c CPUS] [-C TRANSFER] [-H HOLD] [-W WORK] [-N NAME]: the cost model\n"
+		"              [-P HOST_CORES [-Q SLICE] [-K WAKE]] [-B SPIN]: vCPUs on fewer cores (host.h)\n");
 	exit(2);
 }
 
@@ -2835,7 +3006,17 @@ static int cost_run(void)
 		fprintf(stderr, "verify: -T (the cost model) runs alone: no -m, -n, -l, -p, -L or -A\n");
 		return 2;
 	}
+	if (cfg.cores > cfg.cpus) {
+		fprintf(stderr, "verify: -P %d host cores for %d vCPUs: at most one core a vCPU\n",
+			cfg.cores, cfg.cpus);
+		return 2;
+	}
+	for (i = 0; i < ntasks; i++)
+		if (tasks[i].cpu != i)
+			abort();	/* the host's vCPU i is task i */
 	cost_reset(ARENA_SIZE / COST_LINE, cfg.transfer);
+	host_reset(cfg.cpus, cfg.cores, cfg.slice, cfg.wake);
+	handover_stalls = holder_preempted = last_release = 0;
 	dpor = 0;
 	if (execute(0) == X_FAIL) {
 		printf("cost %s [%d CPUs]: FAIL: %s\n", cfg.name, cfg.cpus, fail_msg);
@@ -2863,6 +3044,16 @@ static int cost_run(void)
 	       (unsigned long long)cost_stats.atomics, (unsigned long long)cost_stats.cas_failed,
 	       (unsigned long long)region_miss[R_LOCK], (unsigned long long)region_miss[R_DATA],
 	       (unsigned long long)region_access[R_NODE], (unsigned long long)region_miss[R_NODE]);
+	if (host_on())
+		printf("cost %s: host cores=%d slice=%llu wake=%llu spin=%llu preemptions=%llu halts=%llu wakes=%llu wake_preemptions=%llu idle=%llu stalls=%llu holder_preempted=%llu\n",
+		       cfg.name, cfg.cores, (unsigned long long)cfg.slice,
+		       (unsigned long long)cfg.wake, (unsigned long long)cfg.spin,
+		       (unsigned long long)host_stats.preemptions,
+		       (unsigned long long)host_stats.halts, (unsigned long long)host_stats.wakes,
+		       (unsigned long long)host_stats.wake_preemptions,
+		       (unsigned long long)host_stats.idle,
+		       (unsigned long long)handover_stalls,
+		       (unsigned long long)holder_preempted);
 	return 0;
 }
 
@@ -2877,7 +3068,10 @@ int main(int argc, char **argv)
 	cfg.self = argv[0];
 	cfg.name = "lock";
 	cfg.transfer = 100;
-	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:t:o:x:p:s:r:N:qM:b:w:S:L:A:T:C:H:W:ER")) != -1) {
+	cfg.slice = 500000;
+	cfg.wake = 10000;
+	cfg.spin = 40000;
+	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:t:o:x:p:s:r:N:qM:b:w:S:L:A:T:C:H:W:P:Q:K:B:ER")) != -1) {
 		switch (opt) {
 		case 'E':
 			cfg.enumerate = 1;
@@ -2960,6 +3154,18 @@ int main(int argc, char **argv)
 			break;
 		case 'W':
 			cfg.work = num(optarg, 0, 1000000, "-W (cycles between unlock and lock)");
+			break;
+		case 'P':
+			cfg.cores = num(optarg, 1, 64, "-P (host cores the vCPUs share)");
+			break;
+		case 'Q':
+			cfg.slice = num(optarg, 1, 1000000000, "-Q (cycles of a host slice)");
+			break;
+		case 'K':
+			cfg.wake = num(optarg, 0, 1000000000, "-K (cycles from a kick to its vCPU running)");
+			break;
+		case 'B':
+			cfg.spin = num(optarg, 0, 1000000000, "-B (cycles of a bounded spin)");
 			break;
 		case 'M':
 			cfg.min_budget = num(optarg, 0, 100000000, "-M (minimisation budget)");

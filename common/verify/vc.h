@@ -83,7 +83,11 @@ struct vc_lockref *vc_lockref_of(int i);
 void vc_fail(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
 /* The paravirt layout: a bounded spin's next cpu_relax() (checker.c). */
 void vc_spin_bound(int on);
+/* The paravirt layout: SPIN_THRESHOLD's rounds (checker.c). */
+int vc_spin_rounds(void);
 /* The paravirt layout: a halt that may end spuriously (-S; checker.c). */
 int vc_spurious_wakeup_point(void);
+/* The paravirt layout: the next cpu_relax() is a halt (the cost model's host). */
+void vc_halt_point(void);
 
 #endif /* _VC_H */
