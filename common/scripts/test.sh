@@ -24,7 +24,7 @@
 #     run in the checker (and the steps' in the lab) of the same run
 #     (part 1);
 #  3. the benchmark's smoke run (make bench's pipeline, one short boot per
-#     stage and vCPU count, steps 0 and 7), and the configuration matrix's
+#     stage and vCPU count, steps 0, 7 and 10), and the configuration matrix's
 #     cheap row (the newest x86_64 kernel with 8 vCPUs; make matrix);
 #  4. negative controls, which must be judged FAIL for the named reason:
 #     locktorture's lock_busted on step 0, and qsl_torture with its own
