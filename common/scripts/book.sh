@@ -3,7 +3,8 @@
 #  - one HTML page per chapter (book/chapters.tsv, in its order), with a shared
 #    template and stylesheet, previous/next links, and a table of contents
 #    page, build/book/index.html;
-#  - one EPUB, build/book/qspinlock-step-by-step.epub;
+#  - one EPUB, build/book/qspinlock-step-by-step.epub, whose links between
+#    chapters are rewritten to its own sections (book/filters/epub-links.lua);
 #  - the figures, drawn from book/diagrams/*.dot with `dot -Tsvg`, and
 #    the benchmark plots recorded in book/bench/ (make bench-record) and
 #    the cost model's in book/sim/ (make sim-record).
@@ -29,6 +30,9 @@ fi
 out=$BUILD/book
 src=book
 filter=$src/filters/include.lua
+# The EPUB's own: links to X.html and X.html#anchor become the #ids they
+# mean in the one document the EPUB is made of (see the filter).
+epub_filter=$src/filters/epub-links.lua
 epub=$out/qspinlock-step-by-step.epub
 export QSL_TOP=$TOP
 
@@ -144,7 +148,7 @@ rm -f "$out/index.md"
 
 say "rendering the EPUB ${epub#"$TOP"/}"
 run_pandoc --from markdown --to epub3 \
-	--lua-filter "$filter" \
+	--lua-filter "$filter" --lua-filter "$epub_filter" \
 	--toc --toc-depth=2 --epub-chapter-level=1 \
 	--highlight-style=tango \
 	--css "$src/epub.css" \

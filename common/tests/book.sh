@@ -6,7 +6,12 @@
 #  2. common/scripts/book.sh renders the HTML pages and the EPUB;
 #  3. in each page of build/book/, every href to a local file or #anchor
 #     and every img src points at a file that exists and, for an anchor,
-#     at an element with that id.
+#     at an element with that id;
+#  4. the same inside the EPUB: in every xhtml file of the zip, every href
+#     and src resolves to a file of the zip and, with a fragment, to an
+#     element with that id in it; and two doctored copies of the EPUB, one
+#     with a link to a chapter's .html page (which the EPUB does not hold)
+#     and one with a fragment that names no element, are refused.
 # Prints one KTAP line per check (lib.sh) and "book: N passed, N failed".
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -127,6 +132,95 @@ if [ -f "$out/index.html" ]; then
 	ok "contents page: ${out#"$TOP"/}/index.html"
 else
 	not_ok "contents page: ${out#"$TOP"/}/index.html is missing"
+fi
+
+# 4. Links inside the EPUB.
+# epub_links EPUB: the number of local links and images in its xhtml files,
+# on the first line, then one line per one that does not resolve; status 1
+# if there is one.  A link is relative to its own file; external ones
+# (http:, mailto:, ...) are not counted.
+epub_links() {
+	python3 - "$1" <<'EOF'
+import posixpath, re, sys, zipfile
+from urllib.parse import unquote
+z = zipfile.ZipFile(sys.argv[1])
+names = set(z.namelist())
+ids = {}
+def ids_in(name):
+    if name not in ids:
+        text = z.read(name).decode("utf-8")
+        ids[name] = set(re.findall(r'\sid="([^"]*)"', text))
+    return ids[name]
+links, bad = 0, []
+for name in sorted(n for n in names if n.endswith(".xhtml")):
+    text = z.read(name).decode("utf-8")
+    for attr, ref in re.findall(r'\s(href|src)="([^"]*)"', text):
+        if re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", ref):
+            continue
+        links += 1
+        path, _, frag = ref.replace("&amp;", "&").partition("#")
+        target = name
+        if path:
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(name), unquote(path)))
+        if target not in names:
+            bad.append(f'{name}: {attr}="{ref}": no file {target} in the EPUB')
+        elif frag and unquote(frag) not in ids_in(target):
+            bad.append(f'{name}: {attr}="{ref}": no element with id="{unquote(frag)}" in {target}')
+print(links)
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+EOF
+}
+# epub_doctor EPUB COPY OLD NEW: COPY is EPUB with the first href="OLD..."
+# of a chapter's xhtml file made href="NEW"; status 1 if there is none.
+epub_doctor() {
+	python3 - "$@" <<'EOF'
+import re, sys, zipfile
+src, dst, old, new = sys.argv[1:]
+done = False
+with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+    for info in zin.infolist():
+        data = zin.read(info.filename)
+        if not done and re.match(r"EPUB/text/ch\d+\.xhtml$", info.filename):
+            text = data.decode("utf-8")
+            text, n = re.subn(r'href="' + re.escape(old) + r'[^"]*"', 'href="' + new + '"', text, count=1)
+            if n:
+                data = text.encode("utf-8")
+                done = True
+        zout.writestr(info, data)
+sys.exit(0 if done else 1)
+EOF
+}
+if ! command -v python3 >/dev/null; then
+	not_ok "epub links: python3 is missing, the EPUB's links were not checked (apt-get install python3)"
+elif res=$(epub_links "$epub"); then
+	ok "epub links: ${epub#"$TOP"/} ($(head -1 <<<"$res") links and images in its xhtml files resolve)"
+	tmp=$(mktemp -d)
+	# refused COPY REASON WHAT: the check must refuse COPY, for REASON.
+	refused() {
+		if res=$(epub_links "$1"); then
+			not_ok "a doctored EPUB with $3 was accepted"
+		elif grep -q -F "$2" <<<"$res"; then
+			ok "a doctored EPUB is refused: $3 ($(sed -n 2p <<<"$res"))"
+		else
+			not_ok "a doctored EPUB with $3 was refused, but not for '$2'" "$res"
+		fi
+	}
+	if epub_doctor "$epub" "$tmp/page.epub" "ch" "step1-mcs-in-a-word.html#the-states"; then
+		refused "$tmp/page.epub" "no file EPUB/text/step1-mcs-in-a-word.html" "a link to a chapter's .html page"
+	else
+		not_ok "epub links: no href=\"ch...\" in the EPUB's chapters to doctor"
+	fi
+	if epub_doctor "$epub" "$tmp/anchor.epub" "#" "#no-such-id"; then
+		refused "$tmp/anchor.epub" 'no element with id="no-such-id"' "a fragment that names no element"
+	else
+		not_ok "epub links: no href=\"#...\" in the EPUB's chapters to doctor"
+	fi
+	rm -rf "$tmp"
+else
+	not_ok "epub links: ${epub#"$TOP"/}: $(($(wc -l <<<"$res") - 1)) of $(head -1 <<<"$res") links do not resolve" \
+		"$(sed 1d <<<"$res" | head -20)"
 fi
 
 ktap_end
