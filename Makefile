@@ -16,7 +16,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK MATRIX_STAGES MATRIX_ROWS
 
-.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-record today bench bench-record matrix series snapshots edit-series export-series mutants recheck book lab lab-bench clean distclean
+.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-record today bench bench-record matrix series snapshots edit-series export-series mutants recheck book book-dist lab lab-bench clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -45,6 +45,8 @@ help:
 	@echo "  make recheck       judge every recorded boot in build/runs/ again (RUNS=\"dir ...\" for some; UPDATE=1 records"
 	@echo "                     the new verdicts, otherwise the recorded ones stay)"
 	@echo "  make book          render book/ to HTML and EPUB in build/book/"
+	@echo "  make book-dist     make book, the book as GitHub Markdown with every listing filled in, and one"
+	@echo "                     tarball of all three for a release, in build/book-dist/ (nothing to build to read it)"
 	@echo "  make book-runs     record again what the book includes from runs: checker traces, kill tables, verdicts"
 	@echo "                     (FILES=\"checker lab build boot NAME...\" for some; RUNROOT=DIR: boots recorded there)"
 	@echo "  make verify        the lock checker: steps $$(. $(SCRIPTS)/lib.sh; lab_steps | tr ' ' ',') and today on simulated CPUs, every interleaving of small"
@@ -158,6 +160,9 @@ recheck:
 
 book:
 	@$(SCRIPTS)/book.sh
+
+book-dist:
+	@$(SCRIPTS)/book-dist.sh
 
 book-runs:
 	@$(SCRIPTS)/book-runs.sh $(if $(RUNROOT),--runs "$(RUNROOT)") $(FILES)
