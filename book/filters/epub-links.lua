@@ -1,13 +1,13 @@
 --[[
 epub-links.lua - the chapters' links, made to work inside the EPUB.
 
-The chapters link to one another as the HTML pages do: [chapter](X.html)
+The chapters link to one another as the HTML pages do: [step](X.html)
 and [the states](X.html#the-states), and to their own sections as
 [questions](#questions).  The EPUB is one pandoc document made of every
 chapter at once, and there no X.html exists; pandoc splits the document
 into its own xhtml files and resolves only links of the form #ID, to the
 file where that ID ended up.  book.sh runs this filter for the EPUB only,
-after include.lua (whose chapter numbers need the X.html targets), and it
+after include.lua (whose [step](X.html) links need the X.html targets), and it
 rewrites every link into the #ID it means:
 
   X.html          -> #ID of X's first heading, its title

@@ -1,7 +1,8 @@
 --[[
 include.lua - pull code into the book from the repository, never paste it.
-(It also numbers the links to chapters and counts the contents page's
-reading time: see the end of this file.)
+(It also checks how the prose names chapters, fills in the step of a
+[step](X.html) link, and counts the contents page's reading time: see
+the end of this file.)
 
 A code block whose attributes name a file is replaced by that file, or by
 part of it, under a label that says what was taken:
@@ -675,54 +676,95 @@ function CodeBlock(el)
 end
 
 --[[
-Chapter numbers.  A link whose text is the word "chapter" (or "Chapter")
-and whose target is the page of a chapter of book/chapters.tsv gets that
-chapter's number, its place in the table (the introduction is chapter 0):
-[chapter](upstream.html) reads "chapter N" when upstream.md is the
-(N + 1)th file the table lists.  A chapter added in the middle renumbers
-every such reference; a link that writes its number by hand stops the
-build.  A number typed in a sentence ("chapter 7") is not checked and
-goes stale: write the link.
+Chapter names.  A chapter is named, never numbered (book/index.md says
+so): a step's chapter by its step, as its title begins ("Step 7: ..."),
+the other chapters by their titles, the appendices by their letters.
+The step of each file is its line's step column in book/chapters.tsv.
+
+  [step](step7-16bit-tail.html)      reads "step 7" ("[Step](...)":
+                                     "Step 7"); the number is the step
+                                     column of the page's line
+  [step 7's table](step7-...html)    a link whose text begins "step N"
+                                     (or "Step N") must lead to step N's
+                                     chapter
+
+Each of these stops the build, naming the chapter and what to write
+instead: a link to a chapter whose text is "chapter" or "chapter N" (the
+numbers no page shows); [step](X) or "step N" on a link to a chapter of
+another step or of none; and the word "chapter" or "chapters" followed by
+a number anywhere in the prose ("chapter 7"), typed or linked.
 ]]
-local chapter_number
-local function chapter_numbers()
-  if chapter_number then
-    return chapter_number
+local chapter_step
+local function chapter_steps()
+  if chapter_step then
+    return chapter_step
   end
-  chapter_number = {}
+  chapter_step = {}
   local text = read_file(TOP .. "/book/chapters.tsv")
   if not text then
     error("\nbook: book/chapters.tsv is missing\n", 0)
   end
-  local n = 0
   for line in text:gmatch("[^\n]+") do
-    local f = line:match("^([^\t#][^\t]*%.md)\t")
+    local f, s = line:match("^([^\t#][^\t]*%.md)\t([^\t\r]*)")
     if f then
-      chapter_number[f:gsub("%.md$", ".html")] = n
-      n = n + 1
+      chapter_step[(f:gsub("%.md$", ".html"))] = s
     end
   end
-  return chapter_number
+  return chapter_step
+end
+
+local function name_error(msg)
+  error("\nbook: " .. table.concat(PANDOC_STATE.input_files, ", ") .. ": " .. msg ..
+    " (a chapter is named, never numbered: book/index.md)\n", 0)
+end
+
+-- What a link to PAGE, whose step is STEP ("-": none), should say.
+local function how_to_name(page, step)
+  if step ~= "-" then
+    return "write [step](" .. page .. "), which reads \"step " .. step .. "\""
+  end
+  return "name the chapter by its title, as in [the epilogue](upstream.html)"
 end
 
 function Link(el)
-  local text = pandoc.utils.stringify(el.content)
-  local word, num = text:match("^([Cc]hapter)%s*(%d*)$")
-  if not word then
-    return nil
-  end
   local page = el.target:gsub("#.*$", "")
-  local n = chapter_numbers()[page]
-  if n == nil then
+  local step = chapter_steps()[page]
+  if step == nil then
     return nil
   end
-  if num ~= "" then
-    error("\nbook: " .. table.concat(PANDOC_STATE.input_files, ", ") .. ": the link [" .. text .. "](" ..
-      el.target .. ") writes a chapter number by hand; write [" .. word .. "](" .. el.target ..
-      "): the number comes from book/chapters.tsv\n", 0)
+  local text = pandoc.utils.stringify(el.content)
+  if text:match("^[Cc]hapters?%s*%d*$") then
+    name_error("the link [" .. text .. "](" .. el.target .. ") names a chapter by its number; " ..
+      how_to_name(page, step))
   end
-  el.content = { pandoc.Str(word), pandoc.Space(), pandoc.Str(tostring(n)) }
-  return el
+  if text == "step" or text == "Step" then
+    if step == "-" then
+      name_error("the link [" .. text .. "](" .. el.target .. "): " .. page ..
+        " is no step's chapter (book/chapters.tsv); " .. how_to_name(page, step))
+    end
+    el.content = { pandoc.Str(text), pandoc.Space(), pandoc.Str(step) }
+    return el
+  end
+  local n = text:match("^[Ss]tep (%d+)%f[^%d]")
+  if n and n ~= step then
+    name_error("the link [" .. text .. "](" .. el.target .. ") says step " .. n .. ", but " .. page ..
+      " is " .. (step == "-" and "no step's chapter" or "step " .. step .. "'s") ..
+      " (book/chapters.tsv); " .. how_to_name(page, step))
+  end
+  return nil
+end
+
+-- "chapter 7" in the prose, typed or in a link's text.
+function Inlines(inlines)
+  for i = 1, #inlines - 2 do
+    local a, gap, b = inlines[i], inlines[i + 1], inlines[i + 2]
+    if a.t == "Str" and (gap.t == "Space" or gap.t == "SoftBreak") and b.t == "Str"
+        and a.text:match("%f[%a][Cc]hapters?$") and b.text:match("^%d") then
+      name_error("\"" .. a.text .. " " .. b.text .. "\" names a chapter by its number; " ..
+        "link to it as [step](stepN-....html), or by its title")
+    end
+  end
+  return nil
 end
 
 --[[

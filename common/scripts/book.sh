@@ -124,12 +124,14 @@ done
 
 # The contents page: book/index.md, then every chapter with its sections,
 # taken from the rendered pages so that the anchors are pandoc's own.
+# The list is not numbered: a chapter is named by its title ("Step 7:
+# ...", "Appendix B: ..."), never by its place (book/index.md).
 say "writing the table of contents ${out#"$TOP"/}/index.html"
 [ -f "$src/index.md" ] || die "book/index.md (the contents page's text) is missing"
 {
 	cat "$src/index.md"
 	echo
-	echo '<ol class="chapters">'
+	echo '<ul class="chapters">'
 	for ch in "${chapters[@]}"; do
 		p=$(page "$ch")
 		printf '<li><p><a href="%s">%s</a></p>\n' "$p" "$(title "$ch" | html_escape)"
@@ -139,7 +141,7 @@ say "writing the table of contents ${out#"$TOP"/}/index.html"
 		sed -n 's|^<h1 id="\([^"]*\)">\(.*\)</h1>$|<li><a href="'"$p"'#\1">\2</a></li>|p' "$out/$p"
 		echo '</ul></li>'
 	done
-	echo '</ol>'
+	echo '</ul>'
 } >"$out/index.md"
 run_pandoc "${common[@]}" -V "next-href=$(page "${chapters[0]}")" \
 	-V "next-title=$(title "${chapters[0]}")" \

@@ -8,7 +8,10 @@
 #  - each misuse (a hunk= on no hunk or on two, a from= on two lines, a
 #    to= not found, an after= not found, an unchanged function's diff=, an
 #    unknown attribute, the removed lines=, occurrence= and optional=)
-#    stops pandoc with a non-zero exit and the expected message.
+#    stops pandoc with a non-zero exit and the expected message;
+#  - a chapter is named, never numbered: [step](X.html) reads "step N",
+#    N from book/chapters.tsv, and "chapter N" (a link or typed), a link
+#    that says "chapter", or one that names another step, is refused.
 # Prints KTAP, "ok N ..." or "not ok N ..." per case (lib.sh), then
 # "book-filter: N passed, N failed"; exits non-zero on any failure.
 # Needs pandoc, diff and patch; runs in a few seconds.
@@ -307,19 +310,34 @@ refuse no-function 'a missing function: an error' \
 	"\`\`\`{.c include=\"$s6\" function=\"no_such_function\"}" \
 	'no definition of no_such_function()'
 
-# Chapter numbers come from book/chapters.tsv (the introduction is 0), not
-# from the text of the link.
+# Chapters are named, never numbered (book/index.md): a step's chapter is
+# [step](X.html), whose number is the step column of book/chapters.tsv;
+# "chapter N", linked or typed, stops the build.
+refuse chapter-link 'a link that says "chapter": an error' \
+	'See [chapter](step6-xchg-tail.html).' \
+	'names a chapter by its number'
 refuse chapter-number 'a chapter link with its number written by hand: an error' \
 	'See [chapter 7](step6-xchg-tail.html).' \
-	'writes a chapter number by hand'
-want=$(awk -F'\t' '!/^#/ && $1 ~ /\.md$/ { if ($1 == "step6-xchg-tail.md") { print n; exit } n++ }' "$TOP/book/chapters.tsv")
-mkdir -p "$tmp/chapter-link"
-printf 'See [chapter](step6-xchg-tail.html#the-repair).\n' >"$tmp/chapter-link/chapter-link.md"
-if got=$(cd "$tmp/chapter-link" && QSL_TOP=$TOP pandoc --lua-filter "$filter" -t html chapter-link.md 2>&1) &&
-	printf '%s' "$got" | grep -q -F ">chapter $want</a>"; then
-	ok "a chapter link gets its number from book/chapters.tsv (step6-xchg-tail.md: chapter $want)"
+	'names a chapter by its number'
+refuse chapter-typed 'a chapter number typed in a sentence: an error' \
+	'As chapter 7 says, it hangs.' \
+	'"chapter 7" names a chapter by its number'
+step=$(awk -F'\t' '!/^#/ && $1 == "step6-xchg-tail.md" { print $2 }' "$TOP/book/chapters.tsv")
+other=$((step + 1))
+refuse step-wrong 'a link that says another step than its chapter'"'"'s: an error' \
+	"See [step $other's table](step6-xchg-tail.html)." \
+	"says step $other, but step6-xchg-tail.html is step $step's"
+refuse step-none 'a [step] link to a chapter of no step: an error' \
+	'See [step](upstream.html).' \
+	'upstream.html is no step'"'"'s chapter'
+mkdir -p "$tmp/step-link"
+printf 'See [step](step6-xchg-tail.html#the-repair) and [Step %s'"'"'s table](step6-xchg-tail.html).\n' "$step" >"$tmp/step-link/step-link.md"
+if got=$(cd "$tmp/step-link" && QSL_TOP=$TOP pandoc --lua-filter "$filter" -t html step-link.md 2>&1) &&
+	printf '%s' "$got" | grep -q -F ">step $step</a>" &&
+	printf '%s' "$got" | grep -q -F ">Step $step’s table</a>"; then
+	ok "a [step] link gets its number from book/chapters.tsv (step6-xchg-tail.md: step $step), and one that says it is kept"
 else
-	not_ok "a chapter link gets its number from book/chapters.tsv" "expected 'chapter $want', got: $got"
+	not_ok "a [step] link gets its number from book/chapters.tsv" "expected 'step $step', got: $got"
 fi
 
 ktap_end
