@@ -165,15 +165,17 @@ plan_opts() {
 # trace MUTANT MODEL: the checker's minimised failing trace of a mutant,
 # on the plan row that kills it under MODEL in the kill table.
 rec_trace() {
-	local m=$1 model=$2 log=$TMP/mutants.out row cfg n opts bin rc got
+	local m=$1 model=$2 log=$TMP/mutants.out row cfg n opts bin rc got layout
 	VERIFY_JOBS=1 common/scripts/verify-mutants.sh --counted "$m" >"$log" 2>&1 ||
 		{ why="common/scripts/verify-mutants.sh --counted $m failed: $(tail -1 "$log")"; return 1; }
-	row=$(awk -v n="$m" -v mo="$model" '$1 == n && $3 == mo' "$BUILD/verify/mutant-$m.table")
+	# The kill table's columns: mutant, step, layout, model, outcome.
+	row=$(awk -v n="$m" -v mo="$model" '$1 == n && $4 == mo && /killed by/' "$BUILD/verify/mutant-$m.table" | head -1)
+	layout=$(printf '%s\n' "$row" | awk '{ print $3 }')
 	cfg=$(printf '%s\n' "$row" | sed -n 's/.*killed by \([^ ]*\) (.*/\1/p')
 	n=$(printf '%s\n' "$row" | sed -n 's/.* \([0-9]*\)-event trace.*/\1/p')
 	[ -n "$cfg" ] || { why="the kill table has no kill of $m under $model: ${row:-no row}"; return 1; }
 	opts=$(plan_opts "$cfg" "$model")
-	bin=build/verify/mutant-$m/verify
+	bin=build/verify/mutant-$m-$layout/verify
 	cmd="$bin -m $model -N mutant-$m/$cfg $opts"
 	tools="the lock checker built by make verify-mutants MUTANTS=$m (gcc $(version gcc))"
 	rc=0
