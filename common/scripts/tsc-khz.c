@@ -24,14 +24,41 @@ static double seconds(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/*
+ * A TSC reading and the time it was taken: the clock read on both sides
+ * of it, retried until the two are within 20 us, so that a preemption
+ * between the reads cannot skew the pair (a loaded host, make check's
+ * parallel jobs).
+ */
+static int stamp(double *t, unsigned long long *c)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		double before = seconds();
+
+		*c = __rdtsc();
+		*t = seconds();
+		if (*t - before < 20e-6) {
+			*t = (before + *t) / 2;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 static double measure_khz(void)
 {
 	struct timespec nap = { 0, 50 * 1000 * 1000 };
-	double t0 = seconds();
-	unsigned long long c0 = __rdtsc();
+	unsigned long long c0, c1;
+	double t0, t1;
 
+	if (stamp(&t0, &c0))
+		return 0;
 	nanosleep(&nap, NULL);
-	return (__rdtsc() - c0) / (seconds() - t0) / 1e3;
+	if (stamp(&t1, &c1))
+		return 0;
+	return (c1 - c0) / (t1 - t0) / 1e3;
 }
 
 int main(void)
