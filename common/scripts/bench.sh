@@ -24,9 +24,8 @@
 # column marks full or smoke, today 0 2 3 4 5 6 7 8 9 10 today),
 # BENCH_CPUS ("1 2 4"), REPS (3), DURATION (10).  --smoke: the stages
 # marked smoke (0, 7 and 10), vCPUs "1 4", one repetition of 3 s - the
-# pipeline, not a
-# measurement; it needs no today (make test does not build today's
-# kernel), and its table's "x today" column is then 0.
+# pipeline, not a measurement; it needs no today (make test does not
+# build today's kernel), and its table's "x today" column is then 0.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
