@@ -33,6 +33,9 @@ filter=$src/filters/include.lua
 # The EPUB's own: links to X.html and X.html#anchor become the #ids they
 # mean in the one document the EPUB is made of (see the filter).
 epub_filter=$src/filters/epub-links.lua
+# The HTML pages' own: every figure is a link to its image, to be seen at
+# full size on a phone (see the filter).
+html_filter=$src/filters/figure-links.lua
 epub=$out/qspinlock-step-by-step.epub
 export QSL_TOP=$TOP
 
@@ -83,6 +86,7 @@ common=(
 	--from markdown --to html5 --standalone --wrap=none
 	--template "$src/template.html"
 	--lua-filter "$filter"
+	--lua-filter "$html_filter"
 	--shift-heading-level-by=-1
 	--highlight-style=tango
 	--css book.css

@@ -7,6 +7,10 @@
 #  3. in each page of build/book/, every href to a local file or #anchor
 #     and every img src points at a file that exists and, for an anchor,
 #     at an element with that id;
+#  3b. every <img> of those pages sits inside an <a href> to its own image
+#     file, for a phone reader to see it full size
+#     (book/filters/figure-links.lua); a doctored page with one bare <img>
+#     is refused;
 #  4. the same inside the EPUB: in every xhtml file of the zip, every href
 #     and src resolves to a file of the zip and, with a fragment, to an
 #     element with that id in it; and two doctored copies of the EPUB, one
@@ -128,6 +132,74 @@ for page in "$out"/*.html; do
 	fi
 done
 [ "$pages" -gt 0 ] || not_ok "links: no HTML pages in ${out#"$TOP"/}"
+# 3b. Every image a link to itself.
+# img_links PAGE...: the number of <img> in the pages on the first line,
+# then one line per one that is not inside an <a href> to the same file;
+# status 1 if there is one.
+img_links() {
+	python3 - "$@" <<'EOF2'
+import sys
+from html.parser import HTMLParser
+class Page(HTMLParser):
+    def __init__(self, name):
+        super().__init__()
+        self.name, self.links, self.imgs, self.bad = name, [], 0, []
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "a":
+            self.links.append(a.get("href"))
+        elif tag == "img":
+            self.imgs += 1
+            src = a.get("src")
+            if not self.links or self.links[-1] != src:
+                where = f'inside <a href="{self.links[-1]}">' if self.links and self.links[-1] else "in no link"
+                self.bad.append(f'{self.name}:{self.getpos()[0]}: <img src="{src}"> is {where}')
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+    def handle_endtag(self, tag):
+        if tag == "a" and self.links:
+            self.links.pop()
+imgs, bad = 0, []
+for name in sys.argv[1:]:
+    p = Page(name.rsplit("/", 1)[-1])
+    with open(name, encoding="utf-8") as f:
+        p.feed(f.read())
+    imgs += p.imgs
+    bad += p.bad
+print(imgs)
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+EOF2
+}
+if ! command -v python3 >/dev/null; then
+	not_ok "figure links: python3 is missing, the images' links were not checked (apt-get install python3)"
+elif res=$(img_links "$out"/*.html); then
+	if [ "$(head -1 <<<"$res")" -gt 0 ]; then
+		ok "figure links: every one of the $(head -1 <<<"$res") images of the pages is a link to its own file"
+	else
+		not_ok "figure links: no <img> in the pages of ${out#"$TOP"/} to check"
+	fi
+	# A doctored copy of a page with a figure, its first image unlinked.
+	tmp=$(mktemp -d)
+	fig=$(grep -l -F '<img ' "$out"/*.html | head -1)
+	if [ -n "$fig" ] && sed -E '0,/<a href="[^"]*" class="figure-link">(<img [^>]*>)<\/a>/s//\1/' "$fig" >"$tmp/${fig##*/}" &&
+		! cmp -s "$fig" "$tmp/${fig##*/}"; then
+		if res=$(img_links "$tmp/${fig##*/}"); then
+			not_ok "a doctored page with a bare <img> was accepted"
+		elif grep -q -F "is in no link" <<<"$res"; then
+			ok "a doctored page is refused: a bare <img> ($(sed -n 2p <<<"$res"))"
+		else
+			not_ok "a doctored page with a bare <img> was refused, but not for being in no link" "$res"
+		fi
+	else
+		not_ok "figure links: no linked <img> in the pages to doctor"
+	fi
+	rm -rf "$tmp"
+else
+	not_ok "figure links: $(($(wc -l <<<"$res") - 1)) of $(head -1 <<<"$res") images are not a link to their own file" \
+		"$(sed 1d <<<"$res" | head -20)"
+fi
 if [ -f "$out/index.html" ]; then
 	ok "contents page: ${out#"$TOP"/}/index.html"
 else
