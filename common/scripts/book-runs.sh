@@ -45,6 +45,13 @@ exp-xchg-tail-owner-window.txt	checker	trace xchg-tail-owner-window sc
 exp-value-unlocked-locked-byte.txt	checker	trace value-unlocked-locked-byte tso
 exp-no-wmb-claim.txt	checker	trace no-wmb-claim weak
 exp-xchg-tail-relaxed.txt	checker	trace xchg-tail-relaxed weak
+exp-pv-unlock-no-kick.txt	checker	trace pv-unlock-no-kick sc
+exp-pv-wait-node-no-recheck.txt	checker	trace pv-wait-node-no-recheck sc
+exp-pv-head-state-halted.txt	checker	trace pv-head-state-halted sc
+exp-pv-unlock-conditional-kick.txt	checker	trace pv-unlock-conditional-kick tso
+exp-pv-wait-node-no-mb.txt	checker	trace pv-wait-node-no-mb tso
+exp-pv-unlock-no-rmb.txt	checker	trace pv-unlock-no-rmb weak
+exp-pv-kick-node-no-mb.txt	checker	trace pv-kick-node-no-mb weak
 trace-step3-happy.txt	checker	happy
 kill-verify.txt	checker	kill_verify
 kill-lab.txt	lab	kill_lab
