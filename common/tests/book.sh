@@ -136,6 +136,17 @@ done
 # img_links PAGE...: the number of <img> in the pages on the first line,
 # then one line per one that is not inside an <a href> to the same file;
 # status 1 if there is one.
+# refused CHECK COPY REASON KIND WHAT: the check CHECK must refuse the
+# doctored COPY (a KIND with WHAT in it), for REASON.
+refused() {
+	if res=$("$1" "$2"); then
+		not_ok "a doctored $4 with $5 was accepted"
+	elif grep -q -F "$3" <<<"$res"; then
+		ok "a doctored $4 is refused: $5 ($(sed -n 2p <<<"$res"))"
+	else
+		not_ok "a doctored $4 with $5 was refused, but not for '$3'" "$res"
+	fi
+}
 img_links() {
 	python3 - "$@" <<'EOF2'
 import sys
@@ -185,13 +196,7 @@ elif res=$(img_links "$out"/*.html); then
 	fig=$(grep -l -F '<img ' "$out"/*.html | head -1)
 	if [ -n "$fig" ] && sed -E '0,/<a href="[^"]*" class="figure-link">(<img [^>]*>)<\/a>/s//\1/' "$fig" >"$tmp/${fig##*/}" &&
 		! cmp -s "$fig" "$tmp/${fig##*/}"; then
-		if res=$(img_links "$tmp/${fig##*/}"); then
-			not_ok "a doctored page with a bare <img> was accepted"
-		elif grep -q -F "is in no link" <<<"$res"; then
-			ok "a doctored page is refused: a bare <img> ($(sed -n 2p <<<"$res"))"
-		else
-			not_ok "a doctored page with a bare <img> was refused, but not for being in no link" "$res"
-		fi
+		refused img_links "$tmp/${fig##*/}" "is in no link" page "a bare <img>"
 	else
 		not_ok "figure links: no linked <img> in the pages to doctor"
 	fi
@@ -269,23 +274,13 @@ if ! command -v python3 >/dev/null; then
 elif res=$(epub_links "$epub"); then
 	ok "epub links: ${epub#"$TOP"/} ($(head -1 <<<"$res") links and images in its xhtml files resolve)"
 	tmp=$(mktemp -d)
-	# refused COPY REASON WHAT: the check must refuse COPY, for REASON.
-	refused() {
-		if res=$(epub_links "$1"); then
-			not_ok "a doctored EPUB with $3 was accepted"
-		elif grep -q -F "$2" <<<"$res"; then
-			ok "a doctored EPUB is refused: $3 ($(sed -n 2p <<<"$res"))"
-		else
-			not_ok "a doctored EPUB with $3 was refused, but not for '$2'" "$res"
-		fi
-	}
 	if epub_doctor "$epub" "$tmp/page.epub" "ch" "step1-mcs-in-a-word.html#the-states"; then
-		refused "$tmp/page.epub" "no file EPUB/text/step1-mcs-in-a-word.html" "a link to a chapter's .html page"
+		refused epub_links "$tmp/page.epub" "no file EPUB/text/step1-mcs-in-a-word.html" EPUB "a link to a chapter's .html page"
 	else
 		not_ok "epub links: no href=\"ch...\" in the EPUB's chapters to doctor"
 	fi
 	if epub_doctor "$epub" "$tmp/anchor.epub" "#" "#no-such-id"; then
-		refused "$tmp/anchor.epub" 'no element with id="no-such-id"' "a fragment that names no element"
+		refused epub_links "$tmp/anchor.epub" 'no element with id="no-such-id"' EPUB "a fragment that names no element"
 	else
 		not_ok "epub links: no href=\"#...\" in the EPUB's chapters to doctor"
 	fi
