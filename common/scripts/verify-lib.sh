@@ -272,12 +272,13 @@ pin_check() {
 	return 1
 }
 
-# run_jobs JOBS ROWS LOGDIR FUNC: call FUNC with the words of each line of
-# the file JOBS as its arguments, two at a time (the cost model's runs);
-# each call's output goes to LOGDIR/job-I.out, and all of them to ROWS in
-# the order of JOBS.  Shows progress every 20 jobs.
+# run_jobs NAME JOBS ROWS LOGDIR FUNC: call FUNC with the words of each
+# line of the file JOBS as its arguments, two at a time (the cost model's
+# runs); each call's output goes to LOGDIR/job-I.out, and all of them to
+# ROWS in the order of JOBS.  Shows progress every 20 jobs.  A run that
+# printed a FAIL line stops NAME, with every such line.
 run_jobs() {
-	local jobs=$1 rows=$2 logs=$3 fn=$4 total i=0 p1 p2 el start lines=()
+	local name=$1 jobs=$2 rows=$3 logs=$4 fn=$5 total i=0 p1 p2 el start lines=()
 	mkdir -p "$logs"
 	: >"$rows"
 	mapfile -t lines <"$jobs"
@@ -305,6 +306,10 @@ run_jobs() {
 		fi
 	done
 	echo >&2
+	if grep -q '^FAIL' "$rows"; then
+		grep '^FAIL' "$rows" >&2
+		die "$name: $(grep -c '^FAIL' "$rows") run(s) failed: a lock broke under the cost model (logs: ${logs#"$TOP"/})"
+	fi
 }
 
 # sim_verdict NAME CLAIMS_RC CLAIMS CSV RECORD SKIP TOTAL START: a cost
