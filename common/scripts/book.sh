@@ -38,6 +38,8 @@ epub_filter=$src/filters/epub-links.lua
 html_filter=$src/filters/figure-links.lua
 epub=$out/qspinlock-step-by-step.epub
 export QSL_TOP=$TOP
+# figure-links.lua reads the figures drawn here (their text sizes).
+export QSL_BOOK_OUT=$out
 
 # The chapters, from the table of contents; it and the files must agree.
 problem=$(book_toc_problem "$TOP/book/chapters.tsv" "$TOP/book") || die "$problem"
