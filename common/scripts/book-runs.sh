@@ -1,5 +1,5 @@
 #!/bin/bash
-# book-runs.sh [--check] [--runs DIR] [NAME...]: "make book-runs", the
+# book-runs.sh [--check | --verify | --again] [--runs DIR] [NAME...]: "make book-runs", the
 # recorded files the book includes (book/runs/), made by the commands that
 # produce them, so that none is pasted by hand.
 #
@@ -27,6 +27,19 @@
 #             checkout's, and exp-btsl-long.txt reads DIR/../tests/.
 # --check     no runs: every file of the list exists and its header names
 #             a command and a commit (make check).
+# --verify    no recording: each checker file that can be made again in
+#             seconds (the mutants' traces and trace-step3-happy.txt) is
+#             made again from its own line-1 command, with the mutant's
+#             binary built for it, and must come out as the file holds
+#             it (the run's time in seconds aside); a file whose command
+#             no longer prints it fails, with the first lines that differ
+#             (make check).  The other files are listed as skipped, with
+#             the command that records them.  $QSL_BOOK_RUNS: check the
+#             files of another directory (the test's doctored copies).
+# --again     record those same files again from their own line-1
+#             commands, without running the kill table that chose them
+#             (seconds, where the checker group takes many minutes): for
+#             a checker whose traces print differently.
 # Prints a progress line per file (stderr), a KTAP result per file (lib.sh)
 # and "book-runs: N passed, N failed" (passed: recorded).
 set -eu
@@ -34,7 +47,7 @@ set -eu
 caller=$PWD
 cd "$TOP"
 
-OUTDIR=book/runs
+OUTDIR=${QSL_BOOK_RUNS:-book/runs}
 BT='`'
 
 # The files, in the order they are recorded: name, group, what records it.
@@ -73,15 +86,17 @@ full-step-8.txt	boot	full_log 8 x86_64"
 HAPPY_SCHED=0x7,1x3,2x7,3x8,0,1x10,2x7,3x4,2x7,3x12
 
 usage() {
-	die "usage: $0 [--check] [--runs DIR] [NAME...]
+	die "usage: $0 [--check | --verify | --again] [--runs DIR] [NAME...]
        names: $(printf '%s\n' "$FILES" | cut -f1 | tr '\n' ' ')
        groups: checker lab build boot"
 }
 
-check=0 runs=$BUILD/runs want=()
+check=0 verify=0 again=0 runs=$BUILD/runs want=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--check) check=1 ;;
+	--verify) verify=1 ;;
+	--again) again=1 ;;
 	--runs)
 		[ $# -ge 2 ] || usage
 		case $2 in /*) runs=$2 ;; *) runs=$caller/$2 ;; esac
@@ -173,6 +188,10 @@ plan_opts() {
 # on the plan row that kills it under MODEL in the kill table.
 rec_trace() {
 	local m=$1 model=$2 log=$TMP/mutants.out row cfg n opts bin rc got layout
+	if [ "$verify" -eq 1 ] || [ "$again" -eq 1 ]; then
+		replay_trace "$m"
+		return
+	fi
 	VERIFY_JOBS=1 common/scripts/verify-mutants.sh --counted "$m" >"$log" 2>&1 ||
 		{ why="common/scripts/verify-mutants.sh --counted $m failed: $(tail -1 "$log")"; return 1; }
 	# The kill table's columns: mutant, step, layout, model, outcome.
@@ -195,6 +214,34 @@ rec_trace() {
 	relative "$TOP" <"$TMP/out" >"$body"
 }
 
+# replay_trace MUTANT (--verify, --again): the command of the recorded file, run
+# again on a binary built for it (the mutant's patch on its step's tree,
+# in the layout the command names), its output to $body.
+replay_trace() {
+	local m=$1 words exe layout step tree rc
+	read -ra words <<<"$(sed -n '1s/^\$ //p' "$OUTDIR/$f")"
+	exe=${words[0]:-}
+	layout=${exe%/verify}
+	layout=${layout##*-}
+	[ "$exe" = "build/verify/mutant-$m-$layout/verify" ] ||
+		{ why="line 1 does not run build/verify/mutant-$m-LAYOUT/verify: ${words[*]}"; return 1; }
+	step=$(tsv_columns "$MUTANTS_TABLE" name step | awk -F'\t' -v n="$m" '$1 == n { print $2 }')
+	(
+		OUT=$BUILD/verify
+		# shellcheck source=common/scripts/verify-lib.sh
+		. "$TOP/common/scripts/verify-lib.sh"
+		[ -f "$TMP/checker.built" ] || { build_checker && touch "$TMP/checker.built"; }
+		tree=$(mutant_tree "$m" "$step") || { echo "$m: $tree"; exit 1; }
+		build "$tree" "$layout" "mutant-$m-$layout"
+	) >"$TMP/build.out" 2>&1 || { why="the binary of $exe did not build: $(tail -1 "$TMP/build.out")"; return 1; }
+	cmd=${words[*]}
+	tools="the lock checker built by make verify-mutants MUTANTS=$m (gcc $(version gcc))"
+	rc=0
+	"${words[@]}" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	[ "$rc" -eq 1 ] || { why="$cmd exited $rc, not 1 (a failure): $(head -1 "$TMP/out")"; return 1; }
+	relative "$TOP" <"$TMP/out" >"$body"
+}
+
 # happy: a passing step 3 execution, replayed from HAPPY_SCHED; the rows of
 # the critical section (api.c: the owner and count checks, its
 # spin_is_locked()) are folded into one row per visit.
@@ -204,7 +251,7 @@ rec_happy() {
 		OUT=$BUILD/verify
 		# shellcheck source=common/scripts/verify-lib.sh
 		. "$TOP/common/scripts/verify-lib.sh"
-		build_checker
+		[ -f "$TMP/checker.built" ] || { build_checker && touch "$TMP/checker.built"; }
 		build "$(step_dir 3)/tree" nr64 step-3-nr64 >/dev/null
 	) >"$TMP/build.out" 2>&1 || { why="step 3's checker binary did not build: $(tail -1 "$TMP/build.out")"; return 1; }
 	cmd="$happy -m sc -c 4 -a 1 -N step-3/happy -r $HAPPY_SCHED"
@@ -451,15 +498,53 @@ selected() { # NAME GROUP
 	printf '%s\n' "${want[@]}" | grep -qxF -e "$1" -e "$2"
 }
 
+# verify_file FILE: does $body (and $cmd) come out as FILE holds them?
+# The run's own time ("; 1.2 s)" in a verdict line, "seconds=1.20" in the
+# result line) is left aside.
+untimed() { sed -E -e 's/; [0-9]+(\.[0-9]+)? s\)/; T s)/' -e 's/ seconds=[0-9.]+/ seconds=T/'; }
+verify_file() {
+	local was
+	was=$(sed -n '1s/^\$ //p' "$1")
+	[ "$cmd" = "$was" ] || { why="line 1 runs '$was', the recorder would run '$cmd'"; return 1; }
+	if ! diff <(tail -n +3 "$1" | untimed) <(untimed <"$body") >"$TMP/diff"; then
+		why="its command no longer prints what it holds (make book-runs ${1##*/} records it again); the first differences:
+$(grep '^[<>]' "$TMP/diff" | head -6 | cut -c1-160)"
+		return 1
+	fi
+}
+
 t_all=$(now)
 ktap_begin book-runs
 while IFS=$'\t' read -r f group how; do
 	selected "$f" "$group" || continue
 	body=$TMP/body cmd="" tools="" note="" why="" commit=$(commit_of "$TOP")
 	rm -f "$body"
+	read -r fn args <<<"$how"
+	if [ "$again" -eq 1 ]; then
+		case $fn in trace | happy) ;; *) continue ;; esac
+	fi
+	if [ "$verify" -eq 1 ]; then
+		case $fn in
+		trace | happy) ;;
+		*)
+			ktap_result 0 "$OUTDIR/$f # SKIP not replayed by --verify (its run takes minutes or a boot): make book-runs ${f%.*} records it again"
+			continue
+			;;
+		esac
+		[ -s "$OUTDIR/$f" ] || { ktap_result 1 "$OUTDIR/$f is missing (make book-runs ${f%.*} records it)"; continue; }
+		say "book-runs: $f: running its command again"
+		t0=$(now)
+		# shellcheck disable=SC2086 # args is a list of words
+		if "rec_$fn" $args && [ -s "$body" ] && verify_file "$OUTDIR/$f"; then
+			ktap_result 0 "$OUTDIR/$f: its command prints what it holds ($(($(now) - t0)) s)"
+		else
+			why=${why:-its command printed nothing}
+			ktap_fail_text "$OUTDIR/$f: ${why%%$'\n'*}" "$(printf '%s\n' "$why" | tail -n +2)"
+		fi
+		continue
+	fi
 	say "book-runs: $f ($group): recording"
 	t0=$(now)
-	read -r fn args <<<"$how"
 	# shellcheck disable=SC2086 # args is a list of words
 	if "rec_$fn" $args && [ -s "$body" ]; then
 		{

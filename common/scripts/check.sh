@@ -141,6 +141,7 @@ run "KTAP: kunit.py parse reads lib.sh's nested blocks and the recorded make tes
 run "book runs: every recorded file is there, its header names its command and commit" common/scripts/book-runs.sh --check
 run "book filter: every include.lua selection on the steps' files, every misuse stops pandoc" common/tests/book-filter.sh
 run "book: a chapter per step, HTML and EPUB render, every include, link and image resolves" common/tests/book.sh
+run "the book's recorded checker traces: each command, run again, prints what its file holds; a doctored copy is refused" common/tests/book-runs-verify.sh
 run "the cost model's claims (sim-bench, sim-overcommit): the recorded results pass, doctored ones fail the claim they attack" common/tests/sim-claims.sh
 
 flush all

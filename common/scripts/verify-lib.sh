@@ -107,6 +107,18 @@ build() {
 	echo "$out/verify"
 }
 
+# mutant_tree NAME STEP: $OUT/mutant-src/NAME, a copy of STEP's tree with
+# the mutant's patch applied (its path), or the reason it does not apply.
+mutant_tree() {
+	local tree=$OUT/mutant-src/$1
+	rm -rf "$tree"
+	mkdir -p "$OUT/mutant-src"
+	cp -r "$(step_dir "$2")/tree" "$tree"
+	(cd "$tree" && GIT_CEILING_DIRECTORIES=$(cd .. && pwd) git apply "$TOP/$(mutant_patch "$1")") >/dev/null 2>&1 ||
+		{ echo "does not apply to step $2's tree"; return 1; }
+	echo "$tree"
+}
+
 # same_code A B: do two builds (directories of build()) disassemble the
 # same, in every object compiled from the step's tree (qspinlock.o,
 # api.o, litmus.o)?  The checker's runs are a function of that code.

@@ -104,19 +104,14 @@ run_row() {
 # (its rows of the kill table) and $OUT/mutant-NAME.counts ("killed bad
 # errors").
 check_mutant() {
-	local name=$1 step=$2 must=$3 survive=$4 rows=$5 also=$6 why=$7 sdir tree patch bin models m res first
+	local name=$1 step=$2 must=$3 survive=$4 rows=$5 also=$6 why=$7 tree bin models m res first
 	local cname copts plan_rows log rc line x role v only changed=0 must_v survive_v also_v e
 	local changed_layouts=""
 	local killed=0 bad=0 errors=0
 	: >"$OUT/mutant-$name.table"
 	{
-		sdir=$(step_dir "$step")
-		tree=$OUT/mutant-src/$name
-		rm -rf "$tree"
-		cp -r "$sdir/tree" "$tree"
-		patch=$(mutant_patch "$name")
-		if ! (cd "$tree" && GIT_CEILING_DIRECTORIES=$(cd .. && pwd) git apply "$TOP/$patch"); then
-			printf '%-30s %-5s %-6s %s\n' "$name" "$step" - "ERROR: does not apply to step $step's tree" >>"$OUT/mutant-$name.table"
+		if ! tree=$(mutant_tree "$name" "$step"); then
+			printf '%-30s %-5s %-6s %s\n' "$name" "$step" - "ERROR: $tree" >>"$OUT/mutant-$name.table"
 			echo "0 0 1" >"$OUT/mutant-$name.counts"
 			return
 		fi

@@ -2588,6 +2588,12 @@ static const char *loc_name(u32 off, char *buf, size_t n)
 			snprintf(buf, n, "owner%d", l);
 		if (r == 0 && cfg.levels == 1 && !cfg.litmus)
 			snprintf(buf, n, "lock");
+	} else if (pv_hash_bytes && off >= ARENA_SIZE - pv_hash_bytes) {
+		/* pv_lock_hash[]: entries of a lock pointer and a node pointer */
+		u32 r = off - (ARENA_SIZE - pv_hash_bytes), e = 2 * sizeof(void *);
+
+		snprintf(buf, n, "hash[%u].%s", r / e,
+			 r % e == 0 ? "lock" : r % e == sizeof(void *) ? "node" : "?");
 	} else {
 		u32 c = (off - PCPU_OFF) / pcpu_size;
 		u32 r = (off - PCPU_OFF) % pcpu_size;
@@ -2662,27 +2668,51 @@ static void where(const void *pc, char *buf, size_t n)
 	pclose(f);
 }
 
+/*
+ * A value as a trace shows it: a pointer into the modelled memory by what
+ * it points at ("&node3.0" for a node, as in node->next), so that a trace
+ * does not depend on where the binary put its arena; any other in hex.
+ */
+static const char *value_str(u64 v, char *buf, size_t n)
+{
+	uintptr_t base = (uintptr_t)arena;
+	char a[40];
+
+	if (v >= base && v < base + ARENA_SIZE) {
+		u32 off = v - base;
+
+		if (off >= PCPU_OFF && (off - PCPU_OFF) % pcpu_size % vc_layout.node_size == 0)
+			snprintf(buf, n, "&node%u.%u", (unsigned int)((off - PCPU_OFF) / pcpu_size),
+				 (unsigned int)((off - PCPU_OFF) % pcpu_size / vc_layout.node_size));
+		else
+			snprintf(buf, n, "&%s", loc_name(off, a, sizeof(a)));
+	} else {
+		snprintf(buf, n, "%#llx", (unsigned long long)v);
+	}
+	return buf;
+}
+
 static void op_str(const struct event *e, char *buf, size_t n)
 {
 	static const char *const fence_name[] = { "smp_mb()", "smp_rmb()", "smp_wmb()" };
 	const struct op *o = &e->op;
-	char a[40], b[40];
+	char a[40], b[40], v[40];
 	const char *ord = o->mo == MO_ACQUIRE ? "-acquire" :
 			  o->mo == MO_RELEASE ? "-release" : "";
 	int i;
 
 	switch (o->kind) {
 	case OP_READ:
-		snprintf(buf, n, "load%s %s = %#llx", ord, loc_name(o->off, a, sizeof(a)),
-			 (unsigned long long)e->value);
+		snprintf(buf, n, "load%s %s = %s", ord, loc_name(o->off, a, sizeof(a)),
+			 value_str(e->value, v, sizeof(v)));
 		if (e->stale)
 			snprintf(buf + strlen(buf), n - strlen(buf),
 				 " (an old value: %d newer)", e->stale);
 		break;
 	case OP_WRITE:
-		snprintf(buf, n, "store%s %s <- %#llx%s", ord,
+		snprintf(buf, n, "store%s %s <- %s%s", ord,
 			 loc_name(o->off, a, sizeof(a)),
-			 (unsigned long long)e->value,
+			 value_str(e->value, v, sizeof(v)),
 			 e->buffered ? " (to its store buffer)" : "");
 		break;
 	case OP_RMW:
@@ -2712,8 +2742,8 @@ static void op_str(const struct event *e, char *buf, size_t n)
 		snprintf(buf, n, "interrupt: a nested lock and unlock");
 		break;
 	case OP_FLUSH:
-		snprintf(buf, n, "%s <- %#llx leaves the store buffer",
-			 loc_name(o->off, a, sizeof(a)), (unsigned long long)e->value);
+		snprintf(buf, n, "%s <- %s leaves the store buffer",
+			 loc_name(o->off, a, sizeof(a)), value_str(e->value, v, sizeof(v)));
 		break;
 	default:
 		snprintf(buf, n, "?");
