@@ -54,6 +54,10 @@ Attributes (any other attribute is an error):
                     mail header, commit message and diffstat; "diff:PATH"
                     is every hunk of the file PATH.  With hunk=, one
                     "diff:PATH" limits the search to that file's hunks
+  table="TEXT"      with .markdown: the whole pipe table that has TEXT on
+                    one of its lines (TEXT on exactly one line of the
+                    file), from its header to its last row, however many
+                    rows a recording gives it
   numbers="true"    show the file's own line numbers beside a whole file,
                     a function= or a from= selection (pandoc's numberLines,
                     starting at the first line taken), so that the prose
@@ -486,7 +490,7 @@ end
 local KNOWN = {
   include = true, ["function"] = true, kind = true, comment = true, section = true,
   caption = true, hunk = true, from = true, to = true, after = true, diff = true,
-  numbers = true,
+  numbers = true, table = true,
 }
 local REMOVED = {
   lines = 'lines= is gone: select by content, with function="NAME" or from="TEXT" to="TEXT"',
@@ -576,6 +580,10 @@ function CodeBlock(el)
   alone("hunk", { "from", "numbers" })
   alone("section", { "from", "numbers" })
   alone("diff", { "from", "numbers" })
+  alone("table", { "from", "function", "hunk", "section", "diff" })
+  if a.table and not markdown then
+    fail(path, asked .. ": table= selects a pipe table: write the block as {.markdown include=...}")
+  end
   if a.kind and a.kind ~= "function" and a.kind ~= "macro" and a.kind ~= "type" then
     fail(path, asked .. ": kind=" .. q(a.kind) .. " is not function, macro or type")
   end
@@ -622,6 +630,21 @@ function CodeBlock(el)
     local file
     body, file = extract_hunk(lines, a.hunk, only, path, asked)
     what = ": the hunk of " .. file .. " with " .. q(a.hunk)
+  elseif a.table then
+    local at = lines_with(lines, a.table, 1, #lines)
+    if #at ~= 1 or not lines[at[1]]:match("^%s*|") then
+      fail(path, asked .. ": table=" .. q(a.table) .. " is on " .. #at ..
+        " lines, not on exactly one line of a pipe table")
+    end
+    local lo, hi = at[1], at[1]
+    while lo > 1 and lines[lo - 1]:match("^%s*|") do
+      lo = lo - 1
+    end
+    while hi < #lines and lines[hi + 1]:match("^%s*|") do
+      hi = hi + 1
+    end
+    body = join(lines, lo, hi)
+    what = ": the table with " .. q(a.table)
   elseif a.section then
     body = extract_sections(lines, a.section, path, asked)
     what = " (" .. a.section:gsub("diff:", "") .. ")"
@@ -850,7 +873,45 @@ local function duration(words)
   return "about " .. table.concat(parts, " ")
 end
 
+-- A number the prose quotes from a recorded file, checked against it:
+--   [1,841]{.recorded file="book/runs/exp-no-wmb-claim.txt"
+--           find="execution (%d+)"}
+-- FIND is a Lua pattern with one capture, matched against the file's text
+-- (its first match, or with line="N" the first on line N); the span's text,
+-- commas aside, must be what it captures, or the build stops and says what
+-- the file holds.  The span is shown as written.  So a file recorded again
+-- (make book-runs) cannot leave an old number in the prose.
+local function recorded(el)
+  local where = table.concat(PANDOC_STATE.input_files, ", ")
+  local path, find = el.attributes.file, el.attributes.find
+  local said = pandoc.utils.stringify(el.content)
+  if not path or not find then
+    error("\nbook: " .. where .. ": a .recorded span (" .. q(said) .. ") needs file= and find=\n", 0)
+  end
+  local text = read_file(repo_root() .. "/" .. path)
+  if not text then
+    fail(path, "a .recorded span (" .. q(said) .. ") names a file that does not exist")
+  end
+  if el.attributes.line then
+    local lines = split_lines(text)
+    text = lines[tonumber(el.attributes.line)] or ""
+  end
+  local ok, got = pcall(string.match, text, find)
+  if not ok or not got then
+    fail(path, "a .recorded span (" .. q(said) .. "): find=" .. q(find)
+      .. (ok and " matches nothing in the file" or " is not a Lua pattern with one capture"))
+  end
+  if said:gsub(",", "") ~= got:gsub(",", "") then
+    fail(path, "the prose says " .. q(said) .. " where the file holds " .. q(got)
+      .. " (find=" .. q(find) .. "): the file was recorded again; say what it holds")
+  end
+  return el.content
+end
+
 function Span(el)
+  if el.classes:includes("recorded") then
+    return recorded(el)
+  end
   local words = el.classes:includes("book-words")
   local time = el.classes:includes("book-reading-time")
   if el.classes:includes("book-words-per-minute") then

@@ -9,6 +9,8 @@
 #    to= not found, an after= not found, an unchanged function's diff=, an
 #    unknown attribute, the removed lines=, occurrence= and optional=)
 #    stops pandoc with a non-zero exit and the expected message;
+#  - table= takes a recorded trace's whole table; a .recorded span's
+#    number must be what its file holds, or the build stops;
 #  - a chapter is named, never numbered: [step](X.html) reads "step N",
 #    N from book/chapters.tsv, and "chapter N" (a link or typed), a link
 #    that says "chapter", or one that names another step, is refused.
@@ -311,6 +313,39 @@ refuse no-function 'a missing function: an error' \
 	'no definition of no_such_function()'
 
 # Chapters are named, never numbered (book/index.md): a step's chapter is
+# table=: a recorded trace's whole table, however many rows it has.
+trace=book/runs/exp-no-wmb-claim.txt
+rows=$(grep -c '^|' "$trace")
+mkdir -p "$tmp/table"
+printf '```{.markdown include="%s" table="| # | CPU |"}\n```\n' "$trace" >"$tmp/table/table.md"
+if got=$(cd "$tmp/table" && QSL_TOP=$TOP pandoc --lua-filter "$filter" -t html table.md 2>&1) &&
+	[ "$(printf '%s' "$got" | grep -c '<tr')" -eq $((rows - 1)) ]; then
+	ok ".markdown table=: the whole trace table of $trace ($((rows - 2)) rows and its header)"
+else
+	not_ok ".markdown table=: the whole trace table of $trace" "expected $((rows - 1)) <tr>, got: $(printf '%s' "$got" | grep -c '<tr')"
+fi
+refuse table-listing 'table= on a listing, not a .markdown block: an error' \
+	"\`\`\`{.text include=\"$trace\" table=\"| # | CPU |\"}" \
+	'table= selects a pipe table'
+
+# .recorded: a number the prose quotes must be what the file holds.
+held=$(sed -n '3s/.*(execution \([0-9]*\),.*/\1/p' "$trace")
+mkdir -p "$tmp/recorded"
+printf 'It fails at execution [%s]{.recorded file="%s" find="%%(execution (%%d+),"}.\n' \
+	"$(printf "%'d" "$held" 2>/dev/null || echo "$held")" "$trace" >"$tmp/recorded/recorded.md"
+if got=$(cd "$tmp/recorded" && QSL_TOP=$TOP pandoc --lua-filter "$filter" -t plain recorded.md 2>&1) &&
+	printf '%s' "$got" | grep -q "execution [0-9,]*$((held % 10))\."; then
+	ok ".recorded: the number $trace holds ($held) renders as written"
+else
+	not_ok ".recorded: the number $trace holds ($held) renders" "$got"
+fi
+refuse recorded-stale 'a .recorded number the file no longer holds: an error that says what it holds' \
+	"It fails at execution [$((held + 1))]{.recorded file=\"$trace\" find=\"%(execution (%d+),\"}." \
+	"where the file holds \"$held\""
+refuse recorded-nomatch 'a .recorded find= that matches nothing: an error' \
+	"It fails at [1]{.recorded file=\"$trace\" find=\"no such text (%d+)\"}." \
+	'matches nothing in the file'
+
 # [step](X.html), whose number is the step column of book/chapters.tsv;
 # "chapter N", linked or typed, stops the build.
 refuse chapter-link 'a link that says "chapter": an error' \
