@@ -317,6 +317,7 @@ refuse no-function 'a missing function: an error' \
 trace=book/runs/exp-no-wmb-claim.txt
 rows=$(grep -c '^|' "$trace")
 mkdir -p "$tmp/table"
+# shellcheck disable=SC2016 # backticks of a Markdown fence, not a command
 printf '```{.markdown include="%s" table="| # | CPU |"}\n```\n' "$trace" >"$tmp/table/table.md"
 if got=$(cd "$tmp/table" && QSL_TOP=$TOP pandoc --lua-filter "$filter" -t html table.md 2>&1) &&
 	[ "$(printf '%s' "$got" | grep -c '<tr')" -eq $((rows - 1)) ]; then

@@ -3,7 +3,7 @@
 # their commands print.  Runs common/scripts/book-runs.sh --verify: each
 # mutant's trace and step 3's passing trace is made again from its
 # file's own line-1 command, on a binary built for it, and must come out
-# as the file holds it (its run time aside).  Then the control: a copy
+# as the file holds it (its run time and digests aside).  Then the control: a copy
 # of book/runs/ in which one event of exp-no-wmb-claim.txt's trace is
 # doctored must be refused, with the difference shown.
 # Prints KTAP (lib.sh) and "book-runs-verify: N passed, N failed"; exits

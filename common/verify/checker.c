@@ -2696,7 +2696,7 @@ static void op_str(const struct event *e, char *buf, size_t n)
 {
 	static const char *const fence_name[] = { "smp_mb()", "smp_rmb()", "smp_wmb()" };
 	const struct op *o = &e->op;
-	char a[40], b[40], v[40];
+	char a[40], b[40], v[40], x[40], y[40];
 	const char *ord = o->mo == MO_ACQUIRE ? "-acquire" :
 			  o->mo == MO_RELEASE ? "-release" : "";
 	int i;
@@ -2717,14 +2717,14 @@ static void op_str(const struct event *e, char *buf, size_t n)
 		break;
 	case OP_RMW:
 		if (o->rmw == R_CAS)
-			snprintf(buf, n, "cmpxchg%s %s %#llx -> %#llx: found %#llx%s", ord,
-				 loc_name(o->off, a, sizeof(a)), (unsigned long long)o->a,
-				 (unsigned long long)o->b, (unsigned long long)e->value,
+			snprintf(buf, n, "cmpxchg%s %s %s -> %s: found %s%s", ord,
+				 loc_name(o->off, a, sizeof(a)), value_str(o->a, x, sizeof(x)),
+				 value_str(o->b, y, sizeof(y)), value_str(e->value, v, sizeof(v)),
 				 e->value == o->a ? "" : ", fails");
 		else
-			snprintf(buf, n, "%s%s %s, %#llx: found %#llx", rmw_name[o->rmw],
+			snprintf(buf, n, "%s%s %s, %s: found %s", rmw_name[o->rmw],
 				 ord, loc_name(o->off, a, sizeof(a)),
-				 (unsigned long long)o->a, (unsigned long long)e->value);
+				 value_str(o->a, x, sizeof(x)), value_str(e->value, v, sizeof(v)));
 		break;
 	case OP_FENCE:
 		snprintf(buf, n, "%s", fence_name[o->rmw]);
