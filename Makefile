@@ -65,7 +65,7 @@ help:
 	@echo "  make lab-bench     time every step's lock on this machine's cores beside ticket, pthread and MCS locks"
 	@echo "  make sim-bench     what every lock costs under contention on 1 to 64 simulated CPUs: cache-line"
 	@echo "                     transfers, atomics, failed cmpxchg, modelled cycles; tables, plots, the chapter's claims"
-	@echo "                     (SIM_LOCKS=\"ticket step-7\" SIM_N=\"2 64\" SIM_CYCLES SIM_TRANSFER SIM_HOLD SIM_WORK)"
+	@echo "                     (SIM_LOCKS=\"ticket step-7\" SIM_N=\"2 64\" SIM_CYCLES SIM_TRANSFER SIM_OCCUPANCY SIM_HOLD SIM_WORK)"
 	@echo "  make sim-overcommit the cost of a preempted vCPU: 4, 16 and 64 simulated vCPUs on as many host cores,"
 	@echo "                     two thirds and half as many; ticket, native queue, unfair guest lock, halt and kick, 6.1"
 	@echo "  make sim-record    copy the last sim-bench and sim-overcommit results into book/sim/"

@@ -3,7 +3,9 @@
 # book/contention.md makes of them, and print the numbers behind it.
 # Exit status 1 if any claim no longer holds: the chapter would be wrong.
 #
-# The last claim sets the model beside this machine: the ticket lock and
+# Two claims set the model beside measurements: where the ticket lock
+# falls behind, against ARM's lockhammer on four x86 hosts
+# (common/data/lockhammer-2018-x86-medians.csv), and the ticket lock and
 # step 7 at N = 2 with nothing inside or between, against the lab's real
 # two-core run of the same (book/bench/lab/results.csv, make lab-bench).
 set -eu
@@ -11,10 +13,12 @@ set -eu
 
 csv=$1
 lab=$TOP/book/bench/lab/results.csv
+hammer=$TOP/common/data/lockhammer-2018-x86-medians.csv
 [ -f "$csv" ] || die "sim-claims.sh: no results file $csv"
 [ -f "$lab" ] || die "sim-claims.sh: no recorded lab benchmark $lab (make lab-bench, then make bench-record)"
+[ -f "$hammer" ] || die "sim-claims.sh: no $hammer (it is part of the repository)"
 
-awk -F, -v labfile="$lab" '
+awk -F, -v labfile="$lab" -v hammerfile="$hammer" '
 function ok(cond, text) {
 	printf "%s %s\n", cond ? "ok    " : "not ok", text
 	if (!cond) bad++
@@ -30,6 +34,11 @@ function median(a, n,    i, j, t) {
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 FNR == 1 { next }
+FILENAME == hammerfile {
+	# lockhammer, 200 ns held and 1000 ns between: the shape of hammer
+	if ($3 == "200ns/1000ns") { LH[$1, $4, $2] = $5; if ($4 > LHmax[$1]) LHmax[$1] = $4 }
+	next
+}
 FILENAME == labfile {
 	if ($2 == 2 && $3 == 0 && $4 == 0) { m[$1, ++nm[$1]] = $8 }
 	next
@@ -47,7 +56,7 @@ END {
 	for (x = 1; x <= 2; x++) {
 		w = W[x]
 		s = (xfer("ticket", w, 64) - xfer("ticket", w, 8)) / 56
-		ok(s >= 1 && xfer("ticket", w, 64) >= 4 * xfer("ticket", w, 8),
+		ok(s >= 0.9 && xfer("ticket", w, 64) >= 4 * xfer("ticket", w, 8),
 		   sprintf("ticket lock, %s: transfers per acquisition grow about linearly: %.2f at N=8, %.2f at N=64, %.2f more for each CPU", w, xfer("ticket", w, 8), xfer("ticket", w, 64), s))
 	}
 	# 2. Every queued lock stays bounded.
@@ -66,7 +75,19 @@ END {
 		if (ns[j] == 1 || cyc("ticket", "hammer", ns[j]) < 1.1 * cyc("today", "hammer", ns[j])) break
 		cross = ns[j]; prev = ns[j - 1]
 	}
-	ok(cross >= 4 && cross <= 16, sprintf("hammer: the ticket lock falls behind 6.1 (today) for good at N=%d (%.0f against %.0f cycles per acquisition; at N=%d: %.0f against %.0f)", cross, cyc("ticket", "hammer", cross), cyc("today", "hammer", cross), prev, cyc("ticket", "hammer", prev), cyc("today", "hammer", prev)))
+	# lockhammer by the same rule: the thread count from which its
+	# ticket lock stays 10% or more behind its queued lock
+	hosts = ""; latest = 0
+	for (h = 1; h <= 4; h++) {
+		H = "x86-" h; c = 0
+		for (t = LHmax[H]; t >= 2; t--) {
+			if (LH[H, t, "ticket_spinlock"] < 1.1 * LH[H, t, "queued_spinlock"]) break
+			c = t
+		}
+		hosts = hosts (h > 1 ? ", " : "") c
+		if (c > latest) latest = c
+	}
+	ok(cross >= 4 && cross <= 32 && cross >= latest, sprintf("hammer: the ticket lock falls behind 6.1 (today) for good at N=%d (%.0f against %.0f cycles per acquisition; at N=%d: %.0f against %.0f), no earlier than on any of lockhammer'"'"'s four x86 hosts, 200 ns held and 1000 ns between, by the same rule: %s threads", cross, cyc("ticket", "hammer", cross), cyc("today", "hammer", cross), prev, cyc("ticket", "hammer", prev), cyc("today", "hammer", prev), hosts))
 	# 4. At a queue depth of 1 to 3 the queued lock is slower.
 	r2 = cyc("step-7", "heavy", 2) / cyc("ticket", "heavy", 2)
 	r4 = cyc("step-7", "hammer", 4) / cyc("ticket", "hammer", 4)
@@ -94,14 +115,29 @@ END {
 		t = fail("step-6", W[x], ns[j]) - fail("step-3", W[x], ns[j]); if (t < 0) t = -t; if (t > d) d = t
 	}
 	ok(d <= 0.1, sprintf("steps 5 and 6 change failed cmpxchg per acquisition by at most %.2f against step 3 (%.2f at N=64, hammer): the pending cmpxchg was rarely the one that failed", d, fail("step-3", "hammer", 64)))
-	# 9. Step 7: the halfword xchg and the byte stores.
-	ok(atom("step-6", "hammer", 64) - atom("step-7", "hammer", 64) >= 0.5 &&
-	   cyc("step-7", "heavy", 64) < 0.95 * cyc("step-6", "heavy", 64),
-	   sprintf("step 7 against step 6 at N=64: atomics %.2f -> %.2f (hammer), cycles %.0f -> %.0f (heavy); its one-bit layout costs what step 6 costs (%.0f)", atom("step-6", "hammer", 64), atom("step-7", "hammer", 64), cyc("step-6", "heavy", 64), cyc("step-7", "heavy", 64), cyc("step-7-nr16k", "heavy", 64)))
+	# 9. Step 7: the halfword xchg saves next to nothing here.
+	d = atom("step-6", "hammer", 64) - atom("step-7", "hammer", 64)
+	r = cyc("step-7", "heavy", 64) / cyc("step-6", "heavy", 64)
+	ok(d >= 0 && d < 0.1 && r > 0.98 && r < 1.02,
+	   sprintf("step 7 against step 6 at N=64: atomics %.2f -> %.2f (hammer), cycles %.0f -> %.0f (heavy): its exchange replaces a cmpxchg loop that a line served in order rarely makes go round; its one-bit layout: %.0f", atom("step-6", "hammer", 64), atom("step-7", "hammer", 64), cyc("step-6", "heavy", 64), cyc("step-7", "heavy", 64), cyc("step-7-nr16k", "heavy", 64)))
 	# 10. 6.1 against step 7.
 	ok(atom("today", "hammer", 64) <= 2.05 && cyc("today", "heavy", 2) < 0.8 * cyc("step-7", "heavy", 2),
 	   sprintf("6.1 against step 7: atomics at N=64 %.2f -> %.2f (hammer); at N=2 (heavy) %.0f -> %.0f cycles", atom("step-7", "hammer", 64), atom("today", "hammer", 64), cyc("step-7", "heavy", 2), cyc("today", "heavy", 2)))
-	# 11. The model against the lab: N=2, nothing inside or between.
+	# 11. Step 3: the pending bit pays at a shallow queue.
+	r3 = cyc("step-3", "hammer", 4) / cyc("step-2", "hammer", 4)
+	ok(r3 < 0.95, sprintf("step 3, hammer, N=4: the pending bit takes %.2fx step 2'"'"'s cycles per acquisition (%.0f against %.0f; transfers %.2f against %.2f)", r3, cyc("step-3", "hammer", 4), cyc("step-2", "hammer", 4), xfer("step-3", "hammer", 4), xfer("step-2", "hammer", 4)))
+	# 12. At N=64 steps 2 to 8 cost the same cycles.
+	mn = mx = 1
+	for (i = 1; i <= nl; i++) {
+		if (locks[i] !~ /^step-[2-8]/) continue
+		for (x = 1; x <= 2; x++) {
+			c = cyc(locks[i], W[x], 64) / cyc("step-2", W[x], 64)
+			if (c < mn) mn = c
+			if (c > mx) mx = c
+		}
+	}
+	ok(mn > 0.98 && mx < 1.02, sprintf("N=64, both workloads: steps 2 to 8 all within %.3fx-%.3fx of step 2'"'"'s cycles per acquisition", mn, mx))
+	# 13. The model against the lab: N=2, nothing inside or between.
 	for (i = 1; i <= nm["ticket"]; i++) a1[i] = m["ticket", i]
 	for (i = 1; i <= nm["step-7"]; i++) a2[i] = m["step-7", i]
 	if (nm["ticket"] && nm["step-7"]) {
@@ -112,4 +148,4 @@ END {
 	} else
 		ok(0, "the recorded lab benchmark has no two-thread heavy run of ticket and step-7")
 	exit bad ? 1 : 0
-}' "$lab" "$csv"
+}' "$hammer" "$lab" "$csv"

@@ -1,17 +1,19 @@
 #!/bin/bash
-# sim-report.sh CSV OUTDIR: the cost model's tables and plots from the
-# results sim.sh wrote.
+# sim-report.sh CSV OUTDIR OCCUPANCY: the cost model's tables and plots
+# from the results sim.sh wrote (OCCUPANCY: the percent of C a read miss
+# kept its line, for the tables' headings).
 #   OUTDIR/table.md       per workload: cycles and transfers per acquisition
 #                         against N, then the other counts at N = 2, 8, 64
 #   OUTDIR/*.dat, *.svg   transfers and cycles per acquisition against N
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-csv=$1 out=$2
+[ $# -eq 3 ] || die "usage: sim-report.sh CSV OUTDIR OCCUPANCY"
+csv=$1 out=$2 occupancy=$3
 [ -f "$csv" ] || die "sim-report.sh: no results file $csv"
 "$TOP/common/scripts/deps.sh" bench
 
-awk -F, '
+awk -F, -v occ="$occupancy" '
 NR == 1 { next }
 {
 	k = $1 SUBSEP $2 SUBSEP $3
@@ -41,7 +43,7 @@ function header(w, label,    j, s, t) {
 END {
 	for (x = 1; x <= nw; x++) {
 		w = works[x]
-		printf "### %s: hold %d cycles, work %d cycles between, C = %d\n\n", w, hold[w], wk[w], C
+		printf "### %s: hold %d cycles, work %d cycles between, C = %d, a read miss keeps its line %d%% of C\n\n", w, hold[w], wk[w], C, occ
 		header(w, "cycles per acquisition")
 		row(w, "cycles", "%.0f")
 		print ""

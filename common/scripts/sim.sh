@@ -21,14 +21,15 @@
 # sim-record writes it): the book's numbers are the ones this run gives.
 #
 # SIM_CYCLES (simulated cycles a run, default 4000000), SIM_TRANSFER (C,
-# cycles a line takes between caches, 100), SIM_HOLD (100), SIM_WORK
-# (2000) change the model, SIM_LOCKS ("ticket step-7 ...") and SIM_N
+# cycles a line takes between caches, 100), SIM_OCCUPANCY (percent of C a
+# read miss keeps its line, COST_READ_OCCUPANCY of common/verify/cost.h),
+# SIM_HOLD (100), SIM_WORK (2000) change the model, SIM_LOCKS ("ticket step-7 ...") and SIM_N
 # ("1 2 64", 1..64) what runs; the comparison with the record and the
 # claims are then skipped.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 0 ] || die "sim.sh: no arguments ('$1'); choose with SIM_LOCKS, SIM_N, SIM_CYCLES, SIM_TRANSFER, SIM_HOLD, SIM_WORK"
+[ $# -eq 0 ] || die "sim.sh: no arguments ('$1'); choose with SIM_LOCKS, SIM_N, SIM_CYCLES, SIM_TRANSFER, SIM_OCCUPANCY, SIM_HOLD, SIM_WORK"
 
 number() { # NAME VALUE LO HI
 	case $2 in
@@ -37,15 +38,17 @@ number() { # NAME VALUE LO HI
 	if [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then die "$1 must be $3..$4, not $2"; fi
 }
 custom=0
-for v in SIM_CYCLES SIM_TRANSFER SIM_HOLD SIM_WORK SIM_LOCKS SIM_N; do
+for v in SIM_CYCLES SIM_TRANSFER SIM_OCCUPANCY SIM_HOLD SIM_WORK SIM_LOCKS SIM_N; do
 	[ -z "${!v:-}" ] || custom=1
 done
 cycles=${SIM_CYCLES:-4000000}
 transfer=${SIM_TRANSFER:-100}
+occupancy=${SIM_OCCUPANCY:-$(sed -n 's/^#define COST_READ_OCCUPANCY[[:space:]]*\([0-9]*\)$/\1/p' "$TOP/common/verify/cost.h")}
 hold=${SIM_HOLD:-100}
 work=${SIM_WORK:-2000}
 number SIM_CYCLES "$cycles" 1000 100000000
 number SIM_TRANSFER "$transfer" 1 100000
+number SIM_OCCUPANCY "$occupancy" 1 100
 number SIM_HOLD "$hold" 0 1000000
 number SIM_WORK "$work" 0 1000000
 
@@ -125,11 +128,11 @@ for w in heavy hammer; do
 	done
 done
 total=$(grep -c . "$jobs")
-say "sim: $total runs (${#locks[@]} locks x 2 workloads x N = $cpus_list), $cycles cycles each, C = $transfer, hold $hold, work $work; 2 at a time"
+say "sim: $total runs (${#locks[@]} locks x 2 workloads x N = $cpus_list), $cycles cycles each, C = $transfer, read occupancy $occupancy%, hold $hold, work $work; 2 at a time"
 
 run_one() { # lock workload cpus hold work -> one CSV line, or a FAIL line
 	local l=$1 w=$2 n=$3 h=$4 k=$5 line
-	line=$("${bin[$l]}" -T "$cycles" -c "$n" -C "$transfer" -H "$h" -W "$k" -N "$l" 2>&1) ||
+	line=$("${bin[$l]}" -T "$cycles" -c "$n" -C "$transfer" -O "$occupancy" -H "$h" -W "$k" -N "$l" 2>&1) ||
 		{ echo "FAIL $l $w N=$n: $line"; return 0; }
 	printf '%s\n' "$line" | awk -v l="$l" -v w="$w" '
 		/^cost / {
@@ -153,7 +156,7 @@ csv=$out/results.csv
 	echo "lock,workload,cpus,hold,work,transfer,cycles,acq,min,max,accesses,hits,transfers,memory,upgrades,invalidations,atomics,cas_failed,lock_misses,data_misses,node_accesses,node_misses"
 	cat "$rows"
 } >"$csv"
-"$TOP/common/scripts/sim-report.sh" "$csv" "$out"
+"$TOP/common/scripts/sim-report.sh" "$csv" "$out" "$occupancy"
 
 # The claims and the comparison with the recorded results, as KTAP.
 rc=0 skip=""

@@ -80,6 +80,11 @@ static struct {
 	/* -T: the cost model instead of a search (cost.h) */
 	u64 cost_end;		/* cycles to simulate; 0: no cost model */
 	u64 transfer;		/* -C: cycles a line takes from cache to cache */
+	int read_occupancy;	/* -O: percent of that a read miss keeps its line */
+	u64 hit;		/* -J: cycles of a hit */
+	u64 fence;		/* -F: cycles of a fence */
+	u64 atomic;		/* -G: cycles a locked RMW adds, its line kept */
+	int by_completion;	/* -Z: the first edition's schedule (cost_pick()) */
 	u64 hold;		/* -H: cycles inside the critical section */
 	u64 work;		/* -W: cycles between an unlock and the next lock */
 	/* -P: the cost model's host (host.h); 0: every vCPU has a core */
@@ -222,6 +227,11 @@ struct task {
 	int done_acq;
 	u64 clock;	/* the cost model: the cycle this CPU has reached */
 	u64 rng;	/* the cost model: this CPU's own random sequence */
+	/*
+	 * the cost model: a line (+1) a write invalidated under its await,
+	 * which it reads again (rule 3), requested at its clock; 0: none
+	 */
+	unsigned int reread;
 	/* behaviours: the loads since its last cpu_relax() or store */
 	u64 pend_rf;
 	int pend_n;
@@ -1675,8 +1685,15 @@ static void task_init(struct task *t)
 	t->holding = 0;
 	t->active = 0;
 	t->done_acq = 0;
-	t->clock = 0;
 	t->rng = (cfg.seed + 1) * 0x9e3779b97f4a7c15ULL + (t->id + 1) * 0xbf58476d1ce4e5b9ULL;
+	/*
+	 * the cost model: each CPU arrives at a cycle of its own, from half
+	 * to one and a half times a transfer and a round of work in, so
+	 * that the first order of the queue comes from the seed (-s), not
+	 * from the CPU numbers
+	 */
+	t->clock = cfg.cost_end ? vary(t, cfg.transfer + cfg.work) : 0;
+	t->reread = 0;
 	t->nwoken = 0;
 	t->pend_rf = 0;
 	t->pend_n = 0;
@@ -2014,9 +2031,9 @@ static int failed_spin(int p, const struct event *e)
 enum { R_LOCK, R_DATA, R_NODE };
 static u64 region_access[3], region_miss[3];
 
-static u64 booked(int cpu, unsigned int line, int write, u64 now)
+static u64 booked(int cpu, unsigned int line, int write, u64 now, u64 extra)
 {
-	u64 hits = cost_stats.hits, done = cost_access(cpu, line, write, now);
+	u64 hits = cost_stats.hits, done = cost_access(cpu, line, write, now, extra);
 	int r = line * COST_LINE < VARS_OFF ? R_LOCK : line * COST_LINE < PCPU_OFF ? R_DATA : R_NODE;
 
 	region_access[r]++;
@@ -2038,25 +2055,30 @@ static int await_touches(const struct task *t, unsigned int line)
 /*
  * Task @p is about to perform @op at its clock: move its clock to when
  * the access completes.  A write invalidates the line everywhere else,
- * and every CPU spinning on it (stopped at an await that read it) reads
- * it again at once (rule 3), even if what it waits for has not changed.
+ * and every CPU spinning on it (stopped at an await that read it) will
+ * read it again (rule 3), even if what it waits for has not changed: a
+ * request made when the write completes, which the line serves in its
+ * turn (cost_pick()).
  */
 static void cost_charge(int p, const struct op *op)
 {
 	struct task *t = &tasks[p];
 	unsigned int line = op->off / COST_LINE;
-	int w, k;
+	int k;
 
 	switch (op->kind) {
 	case OP_READ:
-		t->clock = booked(t->cpu, line, 0, t->clock);
+		t->clock = booked(t->cpu, line, 0, t->clock, 0);
 		return;
 	case OP_WRITE:
+		t->clock = booked(t->cpu, line, 1, t->clock, 0);
+		break;
 	case OP_RMW:
-		w = 1;
+		cost_stats.atomics++;
+		t->clock = booked(t->cpu, line, 1, t->clock, cfg.atomic);
 		break;
 	case OP_FENCE:
-		t->clock += 1;
+		t->clock += cfg.fence;
 		return;
 	default:
 		/*
@@ -2069,34 +2091,59 @@ static void cost_charge(int p, const struct op *op)
 			t->clock = t->bound_end;
 		return;
 	}
-	if (op->kind == OP_RMW)
-		cost_stats.atomics++;
-	t->clock = booked(t->cpu, line, w, t->clock);
 	for (k = 1; k < ntasks; k++) {	/* the CPUs after the writer first */
 		struct task *s = &tasks[(p + k) % ntasks];
 
-		if (s == t || s->state || s->op.kind != OP_AWAIT ||
+		if (s == t || s->state || s->reread || s->op.kind != OP_AWAIT ||
 		    !await_touches(s, line) || cost_cached(s->cpu, line) ||
 		    !host_running(s->cpu))
 			continue;
-		s->clock = booked(s->cpu, line, 0, s->clock > t->clock ? s->clock : t->clock);
+		if (s->clock < t->clock)
+			s->clock = t->clock;
+		if (cfg.by_completion)	/* -Z: at once, ahead of the line's queue */
+			s->clock = booked(s->cpu, line, 0, s->clock, 0);
+		else
+			s->reread = line + 1;
 	}
 }
 
-/* When the next operation of task @p would take effect. */
+/*
+ * The line task @p waits for (+1), with @write, or 0: a miss or upgrade
+ * its next operation makes, or its rule-3 read again; not a hit, a
+ * fence or an await.
+ */
+static unsigned int cost_request(int p, int *write)
+{
+	struct task *t = &tasks[p];
+	const struct op *op = &t->op;
+	unsigned int line;
+
+	*write = 0;
+	if (t->reread)
+		return t->reread;
+	if (op->kind != OP_READ && op->kind != OP_WRITE && op->kind != OP_RMW)
+		return 0;
+	line = op->off / COST_LINE;
+	*write = op->kind != OP_READ;
+	return cost_hits(t->cpu, line, *write) ? 0 : line + 1;
+}
+
+/* When the next operation of task @p (or its read again) would take effect. */
 static u64 cost_when(int p)
 {
 	struct task *t = &tasks[p];
 	const struct op *op = &t->op;
 
+	if (t->reread)
+		return cost_peek(t->cpu, t->reread - 1, 0, t->clock, 0);
 	switch (op->kind) {
 	case OP_READ:
 	case OP_WRITE:
 	case OP_RMW:
 		return cost_peek(t->cpu, op->off / COST_LINE, op->kind != OP_READ,
-				 t->clock);
+				 t->clock, op->kind == OP_RMW ? cfg.atomic : 0);
 	case OP_FENCE:
-		return t->clock + 1;
+		return t->clock + cfg.fence;
 	case OP_AWAIT:
 		if (op->timed && !await_ready(t) && t->clock < t->bound_end)
 			return t->bound_end;
@@ -2123,11 +2170,11 @@ static void cost_resume(int p, u64 at)
 	t->resumed = at;
 	if (t->state || t->op.kind != OP_AWAIT)
 		return;
-	for (i = 0; i < t->op.nr; i++) {
+	for (i = 0; i < t->op.nr && !t->reread; i++) {
 		unsigned int line = t->op.r[i].off / COST_LINE;
 
 		if (!cost_cached(t->cpu, line))
-			t->clock = booked(t->cpu, line, 0, t->clock);
+			t->reread = line + 1;
 	}
 }
 
@@ -2142,6 +2189,7 @@ static void cost_switch(int off, int on, u64 at)
 
 		holder_preempted += t->holding;
 		t->owed = t->clock > at ? t->clock - at : 0;
+		t->reread = 0;	/* it reads again when it is back */
 	}
 	cost_resume(on, at);
 }
@@ -2167,24 +2215,60 @@ static void cost_host_after(int p)
 }
 
 /*
- * The cost model's schedule: the enabled CPU whose next operation takes
- * effect first (when its line arrives, for a miss).  CPUs queued for one
- * line all see the same arrival: the one that asked first gets it, and on
- * a tie of that too, the first after the last CPU picked, so that no CPU
- * number is favoured.
+ * The cost model's schedule.  Each line serves its requests in the order
+ * they were made: of the CPUs waiting for one line (a miss or upgrade of
+ * their next operation, or a rule-3 read again), only the one that asked
+ * first may go, and on a tie the first after the last CPU picked, so
+ * that no CPU number is favoured.  Of those and of the CPUs whose next
+ * operation needs no line, the one that takes effect first goes.  A read
+ * again of a CPU whose await is still not ready is served here, and the
+ * choice is made again.
+ *
+ * -Z keeps the first edition's rule, for comparison: every enabled CPU
+ * may go, the one whose access completes first, and a rule-3 read again
+ * is booked at once, ahead of requests made before it.  A request that
+ * costs one cycle more then loses every race for its line to the reads
+ * made after it (common/tests/sim-robust.sh shows what that does).
  */
 static int cost_pick(void)
 {
 	static int last;
+	unsigned int req[MAX_TASKS], head_line[MAX_TASKS];
+	int head[MAX_TASKS], nheads;
 	u64 w, h, best_w = 0;
-	int k, i, best, off, on, turns = 0;
+	int k, i, j, best, off, on, turns = 0, write;
 
 	for (;;) {
+		/* the first request of each line */
+		nheads = 0;
+		for (k = 1; k <= ntasks; k++) {
+			i = (last + k) % ntasks;
+			req[i] = !cfg.by_completion && host_running(i) &&
+				 (tasks[i].reread || enabled(i)) ? cost_request(i, &write) : 0;
+			if (!req[i])
+				continue;
+			for (j = 0; j < nheads && head_line[j] != req[i]; j++)
+				;
+			if (j == nheads) {
+				head_line[nheads] = req[i];
+				head[nheads++] = i;
+			} else if (tasks[i].clock < tasks[head[j]].clock) {
+				head[j] = i;
+			}
+		}
 		best = -1;
 		for (k = 1; k <= ntasks; k++) {
 			i = (last + k) % ntasks;
-			if (!enabled(i) || !host_running(i))
+			if (!host_running(i))
 				continue;
+			if (req[i]) {
+				for (j = 0; head_line[j] != req[i]; j++)
+					;
+				if (head[j] != i)
+					continue;
+			} else if (!enabled(i)) {
+				continue;
+			}
 			w = cost_when(i);
 			if (best < 0 || w < best_w ||
 			    (w == best_w && tasks[i].clock < tasks[best].clock)) {
@@ -2194,8 +2278,15 @@ static int cost_pick(void)
 		}
 		/* a host event before that operation goes first */
 		h = host_next();
-		if (h == HOST_NEVER || (best >= 0 && best_w <= h))
-			break;
+		if (h == HOST_NEVER || (best >= 0 && best_w <= h)) {
+			if (best < 0 || !tasks[best].reread)
+				break;
+			/* a read again: the line comes back, the await looks again */
+			tasks[best].clock = booked(tasks[best].cpu, tasks[best].reread - 1, 0,
+						   tasks[best].clock, 0);
+			tasks[best].reread = 0;
+			continue;
+		}
 		/* every vCPU has had a core, and none of them can go on: a hang */
 		if (best < 0 && ++turns > 2 * ntasks)
 			break;
@@ -2850,7 +2941,8 @@ static void usage(const char *fmt, const char *arg)
 	fprintf(stderr, "\nusage: verify [-m sc|tso|weak] [-c CPUS] [-a ACQS] [-n LEVELS] [-i IRQ_ACQS]\n"
 		"              [-l LOCKREF_CPUS] [-b PREEMPTIONS] [-w REORDERINGS] [-S SPURIOUS] [-x MAX_EXECS]\n"
 		"              [-p PCT_DEPTH -s SEED] [-r SCHEDULE] [-N NAME] [-L LITMUS_TEST|list] [-A POISON]\n"
-		"       verify -T CYCLES [-c CPUS] [-C TRANSFER] [-H HOLD] [-W WORK] [-N NAME]: the cost model\n"
+		"       verify -T CYCLES [-c CPUS] [-C TRANSFER] [-O READ_OCCUPANCY%%] [-J HIT] [-F FENCE]\n"
+		"              [-G ATOMIC] [-H HOLD] [-W WORK] [-s SEED] [-Z] [-N NAME]: the cost model\n"
 		"              [-P HOST_CORES [-Q SLICE] [-K WAKE]] [-B SPIN]: vCPUs on fewer cores (host.h)\n");
 	exit(2);
 }
@@ -3028,6 +3120,7 @@ static void report_failure(struct best *b, long execs, double secs, const char *
  */
 static int cost_run(void)
 {
+	struct cost_params params;
 	u64 acq = 0, lo = ~0ULL, hi = 0, end = 0;
 	int i;
 
@@ -3044,7 +3137,10 @@ static int cost_run(void)
 	for (i = 0; i < ntasks; i++)
 		if (tasks[i].cpu != i)
 			abort();	/* the host's vCPU i is task i */
-	cost_reset(ARENA_SIZE / COST_LINE, cfg.transfer);
+	params.transfer = cfg.transfer;
+	params.read_occupancy = cfg.read_occupancy;
+	params.hit = cfg.hit;
+	cost_reset(ARENA_SIZE / COST_LINE, &params);
 	host_reset(cfg.cpus, cfg.cores, cfg.slice, cfg.wake);
 	handover_stalls = holder_preempted = last_release = 0;
 	dpor = 0;
@@ -3060,8 +3156,10 @@ static int cost_run(void)
 		hi = n > hi ? n : hi;
 		end = tasks[i].clock > end ? tasks[i].clock : end;
 	}
-	printf("cost %s: cpus=%d transfer=%llu hold=%llu work=%llu cycles=%llu acq=%llu min=%llu max=%llu",
-	       cfg.name, cfg.cpus, (unsigned long long)cfg.transfer,
+	printf("cost %s: cpus=%d transfer=%llu occupancy=%d hit=%llu fence=%llu atomic=%llu hold=%llu work=%llu cycles=%llu acq=%llu min=%llu max=%llu",
+	       cfg.name, cfg.cpus, (unsigned long long)cfg.transfer, cfg.read_occupancy,
+	       (unsigned long long)cfg.hit, (unsigned long long)cfg.fence,
+	       (unsigned long long)cfg.atomic,
 	       (unsigned long long)cfg.hold, (unsigned long long)cfg.work,
 	       (unsigned long long)end, (unsigned long long)acq,
 	       (unsigned long long)lo, (unsigned long long)hi);
@@ -3098,10 +3196,13 @@ int main(int argc, char **argv)
 	cfg.self = argv[0];
 	cfg.name = "lock";
 	cfg.transfer = 100;
+	cfg.read_occupancy = COST_READ_OCCUPANCY;
+	cfg.hit = 1;
+	cfg.fence = 1;
 	cfg.slice = 500000;
 	cfg.wake = 10000;
 	cfg.spin = 40000;
-	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:t:o:x:p:s:r:N:qM:b:w:S:L:A:T:C:H:W:P:Q:K:B:ER")) != -1) {
+	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:t:o:x:p:s:r:N:qM:b:w:S:L:A:T:C:O:J:F:G:ZH:W:P:Q:K:B:ER")) != -1) {
 		switch (opt) {
 		case 'E':
 			cfg.enumerate = 1;
@@ -3178,6 +3279,21 @@ int main(int argc, char **argv)
 			break;
 		case 'C':
 			cfg.transfer = num(optarg, 1, 100000, "-C (cycles of a cache-line transfer)");
+			break;
+		case 'O':
+			cfg.read_occupancy = num(optarg, 1, 100, "-O (percent of a transfer a read miss keeps its line)");
+			break;
+		case 'J':
+			cfg.hit = num(optarg, 1, 1000, "-J (cycles of a hit)");
+			break;
+		case 'F':
+			cfg.fence = num(optarg, 0, 1000, "-F (cycles of a fence)");
+			break;
+		case 'G':
+			cfg.atomic = num(optarg, 0, 1000, "-G (cycles a locked RMW adds)");
+			break;
+		case 'Z':
+			cfg.by_completion = 1;
 			break;
 		case 'H':
 			cfg.hold = num(optarg, 0, 1000000, "-H (cycles inside the critical section)");

@@ -18,18 +18,21 @@ struct line {
 
 static struct line *line;
 static unsigned int nlines;
-static uint64_t C;
+static uint64_t C, hit_cost;
+static unsigned int read_pct;
 
 struct cost_stats cost_stats;
 
-void cost_reset(unsigned int lines, uint64_t transfer)
+void cost_reset(unsigned int lines, const struct cost_params *params)
 {
 	free(line);
 	line = calloc(lines, sizeof(*line));
 	if (!line)
 		abort();
 	nlines = lines;
-	C = transfer;
+	C = params->transfer;
+	read_pct = params->read_occupancy;
+	hit_cost = params->hit;
 	memset(&cost_stats, 0, sizeof(cost_stats));
 }
 
@@ -38,14 +41,23 @@ int cost_cached(int cpu, unsigned int l)
 	return l < nlines && (line[l].sharers >> cpu) & 1;
 }
 
+int cost_hits(int cpu, unsigned int l, int write)
+{
+	return cost_cached(cpu, l) && (!write || line[l].excl);
+}
+
 /*
- * A miss or upgrade of line @l from cycle @now: queued behind the line's
- * last one, and C to 5C/4 cycles long (twice that from memory).  The
- * spread is a fixed function of the line and how many it has served, so
- * the same run gives the same result, and two CPUs cannot stay in
- * lock-step for ever the way exact costs would keep them.
+ * A miss or upgrade of line @l requested at cycle @now: it starts when
+ * the line is free (the checker's schedule serves a line's requests in
+ * the order they were made) and is C to 5C/4 cycles long (twice that
+ * from memory).  A write keeps the line that long; a read keeps it
+ * read_pct percent of that.  The spread is a fixed function of the line
+ * and how many it has served, so the same run gives the same result,
+ * and two CPUs cannot stay in lock-step for ever the way exact costs
+ * would keep them.
  */
-static uint64_t serve(struct line *l, uint64_t now, int from_memory, int book)
+static uint64_t serve(struct line *l, uint64_t now, int from_memory, int write,
+		      uint64_t extra, int book)
 {
 	uint64_t start = now > l->busy ? now : l->busy;
 	uint64_t h = (l - line) * 0x9e3779b97f4a7c15ULL + l->served * 0xbf58476d1ce4e5b9ULL;
@@ -56,14 +68,15 @@ static uint64_t serve(struct line *l, uint64_t now, int from_memory, int book)
 	h ^= h >> 29;
 	len = (C + h % (C / 4 + 1)) << from_memory;
 	if (book) {
-		l->busy = start + len;
+		l->busy = start + (write ? len + extra : (len * read_pct + 99) / 100);
 		l->served++;
 	}
-	return start + len;
+	return start + len + extra;
 }
 
 /* The access's completion, and with @book its effect on the caches. */
-static uint64_t access(int cpu, unsigned int l, int write, uint64_t now, int book)
+static uint64_t access(int cpu, unsigned int l, int write, uint64_t now, uint64_t extra,
+		       int book)
 {
 	struct line *ln;
 	uint64_t me = 1ULL << cpu, others, done;
@@ -76,11 +89,11 @@ static uint64_t access(int cpu, unsigned int l, int write, uint64_t now, int boo
 	mine = !!(ln->sharers & me);
 	hit = write ? mine && ln->excl : mine;	/* a write needs E or M */
 	if (!book)
-		return hit ? now + 1 : serve(ln, now, !mine && !others, 0);
+		return hit ? now + hit_cost + extra : serve(ln, now, !mine && !others, write, extra, 0);
 	cost_stats.accesses++;
 	if (hit) {
 		cost_stats.hits++;
-		return now + 1;
+		return now + hit_cost + extra;
 	}
 	if (mine)
 		cost_stats.upgrades++;
@@ -88,7 +101,7 @@ static uint64_t access(int cpu, unsigned int l, int write, uint64_t now, int boo
 		cost_stats.transfers++;
 	else
 		cost_stats.memory++;
-	done = serve(ln, now, !mine && !others, 1);
+	done = serve(ln, now, !mine && !others, write, extra, 1);
 	if (write) {
 		cost_stats.invalidations += __builtin_popcountll(others);
 		ln->sharers = me;
@@ -100,12 +113,12 @@ static uint64_t access(int cpu, unsigned int l, int write, uint64_t now, int boo
 	return done;
 }
 
-uint64_t cost_access(int cpu, unsigned int l, int write, uint64_t now)
+uint64_t cost_access(int cpu, unsigned int l, int write, uint64_t now, uint64_t extra)
 {
-	return access(cpu, l, write, now, 1);
+	return access(cpu, l, write, now, extra, 1);
 }
 
-uint64_t cost_peek(int cpu, unsigned int l, int write, uint64_t now)
+uint64_t cost_peek(int cpu, unsigned int l, int write, uint64_t now, uint64_t extra)
 {
-	return access(cpu, l, write, now, 0);
+	return access(cpu, l, write, now, extra, 0);
 }
