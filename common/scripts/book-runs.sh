@@ -21,7 +21,8 @@
 #   boot     from the boots' run directories (DIR/ID, see run_id in
 #            lib.sh; nothing is booted here): exp-boot-decode-tail-mask.txt
 #            (make step-7+decode-tail-mask), kill-boot.txt (make mutants),
-#            verdicts.md and full-step-8.txt (make test)
+#            verdicts.md (make soak: every row) and full-step-8.txt
+#            (make test or make step-8)
 # --runs DIR  take the boots from DIR (e.g. another checkout's
 #             build/runs) instead of build/runs; their commit is DIR's
 #             checkout's, and exp-btsl-long.txt reads DIR/../tests/.
@@ -438,8 +439,7 @@ rec_kill_boot() {
 rec_verdicts() {
 	local s a def dir label v reason cells k missing="" rows=() durations="" tag used=()
 	local keys="spin_lock.writes spin_lock_irq.writes rw_lock.writes rw_lock.reads qsl.waiters qsl.waited qsl.pending qsl.queue qsl.idx1 qsl.idx2 qsl.idx3 elapsed_s"
-	cmd="make test"
-	note="one row per boot (make step-N boots one stage, step 9's x86_64 twice), from build/runs/ID/verdict and metrics; - where a run has no such counter"
+	note="one row per boot (make step-N boots one stage, steps 9 and 10 on x86_64 twice), from build/runs/ID/verdict and metrics; - where a run has no such counter"
 	while read -r s a def; do
 		case $def in yes | step | test) ;; *) continue ;; esac
 		for tag in "" bare; do
@@ -466,6 +466,12 @@ rec_verdicts() {
 	# The torture runs' length, as the boots recorded it.
 	durations=$(printf '%s\n' "$durations" | tr ' ' '\n' | grep . | sort -un | tr '\n' ' ')
 	note="$note; torture runs of ${durations% } s each"
+	# make soak boots every row of the table (make test leaves the step
+	# rows out), at the runs' own length when they share one
+	case ${durations% } in
+	*" "* | "") cmd="make soak" ;;
+	*) cmd="DURATION=${durations% } make soak" ;;
+	esac
 	boot_commit "${used[@]}" || return 1
 	boot_tools
 	{
