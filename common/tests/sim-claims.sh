@@ -9,7 +9,8 @@
 #   - step 7 made 10% cheaper at N=64: it no longer costs what step 6 does;
 #   - step 3 at N=4 (hammer) as slow as step 2: the pending bit gains nothing;
 #   - the ticket lock three times slower from N=8 on: it falls behind
-#     earlier than on every lockhammer host.
+#     earlier than on every lockhammer host;
+#   - the ticket lock four times slower at N=64: outside lockhammer's hosts.
 #   sim-overcommit:
 #   - a lost wake: one row's wakes one fewer than its halts;
 #   - the native queue keeps its 1x throughput under overcommit;
@@ -56,6 +57,9 @@ control step-7-cheaper "step 7 against step 6" \
 control no-pending-gain "step 3, hammer, N=4" \
 	'$1 == "step-2" && $2 == "hammer" && $3 == 4 { c = $7; a = $8 } { r[NR] = $0 }
 	 END { for (i = 1; i <= NR; i++) { $0 = r[i]; if ($1 == "step-3" && $2 == "hammer" && $3 == 4) { $7 = c; $8 = a }; print } }'
+# shellcheck disable=SC2016
+control ticket-collapses "the ticket lock takes" \
+	'$1 == "ticket" && $2 == "hammer" && $3 == 64 { $8 = int($8 / 4) } { print }'
 # shellcheck disable=SC2016
 control ticket-early "falls behind 6.1" \
 	'$1 == "ticket" && $2 == "hammer" && $3 >= 8 { $7 = $7 * 3 } { print }'
