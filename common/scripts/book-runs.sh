@@ -215,6 +215,12 @@ rec_trace() {
 	relative "$TOP" <"$TMP/out" >"$body"
 }
 
+# checker_once: build/verify/checker.o, once a run (in a subshell that
+# has sourced verify-lib.sh).
+checker_once() {
+	[ -f "$TMP/checker.built" ] || { build_checker && touch "$TMP/checker.built"; }
+}
+
 # replay_trace MUTANT (--verify, --again): the command of the recorded file, run
 # again on a binary built for it (the mutant's patch on its step's tree,
 # in the layout the command names), its output to $body.
@@ -231,7 +237,7 @@ replay_trace() {
 		OUT=$BUILD/verify
 		# shellcheck source=common/scripts/verify-lib.sh
 		. "$TOP/common/scripts/verify-lib.sh"
-		[ -f "$TMP/checker.built" ] || { build_checker && touch "$TMP/checker.built"; }
+		checker_once
 		tree=$(mutant_tree "$m" "$step") || { echo "$m: $tree"; exit 1; }
 		build "$tree" "$layout" "mutant-$m-$layout"
 	) >"$TMP/build.out" 2>&1 || { why="the binary of $exe did not build: $(tail -1 "$TMP/build.out")"; return 1; }
@@ -252,7 +258,7 @@ rec_happy() {
 		OUT=$BUILD/verify
 		# shellcheck source=common/scripts/verify-lib.sh
 		. "$TOP/common/scripts/verify-lib.sh"
-		[ -f "$TMP/checker.built" ] || { build_checker && touch "$TMP/checker.built"; }
+		checker_once
 		build "$(step_dir 3)/tree" nr64 step-3-nr64 >/dev/null
 	) >"$TMP/build.out" 2>&1 || { why="step 3's checker binary did not build: $(tail -1 "$TMP/build.out")"; return 1; }
 	cmd="$happy -m sc -c 4 -a 1 -N step-3/happy -r $HAPPY_SCHED"
@@ -530,23 +536,20 @@ while IFS=$'\t' read -r f group how; do
 	body=$TMP/body cmd="" tools="" note="" why="" commit=$(commit_of "$TOP")
 	rm -f "$body"
 	read -r fn args <<<"$how"
-	if [ "$again" -eq 1 ]; then
-		case $fn in
-		trace | happy) ;;
-		*)
+	# --again and --verify make the traces only
+	case $fn in
+	trace | happy) ;;
+	*)
+		if [ "$again" -eq 1 ]; then
 			ktap_result 0 "$OUTDIR/$f # SKIP not recorded by --again (only the traces are): make book-runs ${f%.*} records it"
 			continue
-			;;
-		esac
-	fi
-	if [ "$verify" -eq 1 ]; then
-		case $fn in
-		trace | happy) ;;
-		*)
+		elif [ "$verify" -eq 1 ]; then
 			ktap_result 0 "$OUTDIR/$f # SKIP not replayed by --verify (its run takes minutes or a boot): make book-runs ${f%.*} records it again"
 			continue
-			;;
-		esac
+		fi
+		;;
+	esac
+	if [ "$verify" -eq 1 ]; then
 		[ -s "$OUTDIR/$f" ] || { ktap_result 1 "$OUTDIR/$f is missing (make book-runs ${f%.*} records it)"; continue; }
 		say "book-runs: $f: running its command again"
 		t0=$(now)

@@ -192,6 +192,26 @@ figures() {
 	}' <<<"$1"
 }
 
+# screenshot PNG W H PROBE LABEL: a W x H screenshot of the probe page,
+# and a result line for it.
+screenshot() {
+	rm -f "$1"
+	chrome --window-size="$2,$3" --screenshot="$1" "file://$4" >/dev/null || true
+	if [ -s "$1" ] && [ "$(head -c 4 "$1" | tail -c 3)" = PNG ]; then
+		ok "$5: screenshot ${1#"$TOP"/}"
+	else
+		not_ok "$5: no screenshot" "$(tail -5 "$tmp/chromium.log")"
+	fi
+}
+
+# probe_report W H PROBE: what the probe page wrote in its report once loaded
+# (the page dumped by Chromium, its tags and entities undone).
+probe_report() {
+	chrome --window-size="$(($1 + 100)),$(($2 + 100))" --dump-dom "file://$3" >"$tmp/dom.html" || true
+	sed -n '/<pre id="overflow-report"/,/<\/pre>/p' "$tmp/dom.html" |
+		sed -e 's/<[^>]*>//g' -e '/^$/d' -e 's/&quot;/"/g' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g'
+}
+
 # The pages to look at: the two chapters above, then every other page
 # with an SVG figure (at the phone's size only: the narrow one).
 pages=$chapters
@@ -219,20 +239,8 @@ for ch in $pages; do
 		# The screenshot is of the probe page's top left W x H: the frame.
 		# (Of the page itself, a window narrower than 500 pixels would lay
 		# the page out 500 pixels wide and cut the picture.)
-		if [ "$shoot" -eq 1 ]; then
-			png=$shots/$ch-$w.png
-			rm -f "$png"
-			chrome --window-size="$w,$h" --screenshot="$png" "file://$p" >/dev/null || true
-			if [ -s "$png" ] && [ "$(head -c 4 "$png" | tail -c 3)" = PNG ]; then
-				ok "$ch at $size: screenshot ${png#"$TOP"/}"
-			else
-				not_ok "$ch at $size: no screenshot" "$(tail -5 "$tmp/chromium.log")"
-			fi
-		fi
-		chrome --window-size="$((w + 100)),$((h + 100))" \
-			--dump-dom "file://$p" >"$tmp/dom.html" || true
-		report=$(sed -n '/<pre id="overflow-report"/,/<\/pre>/p' "$tmp/dom.html" |
-			sed -e 's/<[^>]*>//g' -e '/^$/d' -e 's/&quot;/"/g' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g')
+		[ "$shoot" -eq 0 ] || screenshot "$shots/$ch-$w.png" "$w" "$h" "$p" "$ch at $size"
+		report=$(probe_report "$w" "$h" "$p")
 		if [ -z "$report" ] || grep -q '^ERROR' <<<"$report"; then
 			not_ok "$ch at $size: the probe did not run" "$report
 $(tail -5 "$tmp/chromium.log")"
@@ -269,14 +277,7 @@ for shot in "step1-mcs-in-a-word figure figure" "step1-mcs-in-a-word div.experim
 		w=${size%x*} h=${size#*x}
 		p=$out/.screens-probe-$name-$w.html
 		probe "$w" "$h" "$ch.html" "$sel" >"$p"
-		png=$shots/$ch-$name-$w.png
-		rm -f "$png"
-		chrome --window-size="$w,$h" --screenshot="$png" "file://$p" >/dev/null || true
-		if [ -s "$png" ] && [ "$(head -c 4 "$png" | tail -c 3)" = PNG ]; then
-			ok "$ch at $size, its first $sel: screenshot ${png#"$TOP"/}"
-		else
-			not_ok "$ch at $size, its first $sel: no screenshot" "$(tail -5 "$tmp/chromium.log")"
-		fi
+		screenshot "$shots/$ch-$name-$w.png" "$w" "$h" "$p" "$ch at $size, its first $sel"
 	done
 done
 
@@ -288,9 +289,7 @@ if [ -f "$out/$ch.html" ]; then
 	w=${phone%x*} h=${phone#*x}
 	sed 's/ style="min-width: [0-9]*px"//' "$out/$ch.html" >"$out/.screens-probe-control.html"
 	probe "$w" "$h" .screens-probe-control.html >"$out/.screens-probe-control-$w.html"
-	chrome --window-size="$((w + 100)),$((h + 100))" \
-		--dump-dom "file://$out/.screens-probe-control-$w.html" >"$tmp/dom.html" || true
-	report=$(sed -n '/<pre id="overflow-report"/,/<\/pre>/p' "$tmp/dom.html" | sed -e 's/<[^>]*>//g' -e '/^$/d')
+	report=$(probe_report "$w" "$h" "$out/.screens-probe-control-$w.html")
 	if grep -q '^small ' <<<"$(figures "$report" "$min_text")"; then
 		ok "control: $ch without its figure's min-width is refused at $phone ($(grep -o 'text=[0-9.]*' <<<"$report" | head -1) px)"
 	else

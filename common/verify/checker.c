@@ -2108,24 +2108,22 @@ static void cost_charge(int p, const struct op *op)
 }
 
 /*
- * The line task @p waits for (+1), with @write, or 0: a miss or upgrade
- * its next operation makes, or its rule-3 read again; not a hit, a
- * fence or an await.
+ * The line task @p waits for (+1), or 0: a miss or upgrade its next
+ * operation makes, or its rule-3 read again; not a hit, a fence or an
+ * await.
  */
-static unsigned int cost_request(int p, int *write)
+static unsigned int cost_request(int p)
 {
 	struct task *t = &tasks[p];
 	const struct op *op = &t->op;
 	unsigned int line;
 
-	*write = 0;
 	if (t->reread)
 		return t->reread;
 	if (op->kind != OP_READ && op->kind != OP_WRITE && op->kind != OP_RMW)
 		return 0;
 	line = op->off / COST_LINE;
-	*write = op->kind != OP_READ;
-	return cost_hits(t->cpu, line, *write) ? 0 : line + 1;
+	return cost_hits(t->cpu, line, op->kind != OP_READ) ? 0 : line + 1;
 }
 
 /* When the next operation of task @p (or its read again) would take effect. */
@@ -2236,7 +2234,7 @@ static int cost_pick(void)
 	unsigned int req[MAX_TASKS], head_line[MAX_TASKS];
 	int head[MAX_TASKS], nheads;
 	u64 w, h, best_w = 0;
-	int k, i, j, best, off, on, turns = 0, write;
+	int k, i, j, best, off, on, turns = 0;
 
 	for (;;) {
 		/* the first request of each line */
@@ -2244,7 +2242,7 @@ static int cost_pick(void)
 		for (k = 1; k <= ntasks; k++) {
 			i = (last + k) % ntasks;
 			req[i] = !cfg.by_completion && host_running(i) &&
-				 (tasks[i].reread || enabled(i)) ? cost_request(i, &write) : 0;
+				 (tasks[i].reread || enabled(i)) ? cost_request(i) : 0;
 			if (!req[i])
 				continue;
 			for (j = 0; j < nheads && head_line[j] != req[i]; j++)
