@@ -16,7 +16,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK MATRIX_STAGES MATRIX_ROWS
 
-.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-record today bench bench-record matrix series snapshots edit-series export-series mutants recheck book book-dist lab lab-bench clean distclean
+.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-record sim-lockhammer today bench bench-record matrix series snapshots edit-series export-series mutants recheck book book-dist lab lab-bench lab-uncontended clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -63,12 +63,16 @@ help:
 	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user),"
 	@echo "                     then the mutants of common/mutants/ in the lab: the lab's kill table"
 	@echo "  make lab-bench     time every step's lock on this machine's cores beside ticket, pthread and MCS locks"
+	@echo "  make lab-uncontended instructions and atomics per uncontended lock+unlock of the same locks, counted under"
+	@echo "                     callgrind (and perf stat where it counts cycles), against book/lab/uncontended/ (RECORD=1 writes it)"
 	@echo "  make sim-bench     what every lock costs under contention on 1 to 64 simulated CPUs: cache-line"
 	@echo "                     transfers, atomics, failed cmpxchg, modelled cycles; tables, plots, the chapter's claims"
 	@echo "                     (SIM_LOCKS=\"ticket step-7\" SIM_N=\"2 64\" SIM_CYCLES SIM_TRANSFER SIM_OCCUPANCY SIM_HOLD SIM_WORK)"
 	@echo "  make sim-overcommit the cost of a preempted vCPU: 4, 16 and 64 simulated vCPUs on as many host cores,"
 	@echo "                     two thirds and half as many; ticket, native queue, unfair guest lock, halt and kick, 6.1"
 	@echo "  make sim-record    copy the last sim-bench and sim-overcommit results into book/sim/"
+	@echo "  make sim-lockhammer the cost model against lockhammer's four x86 hosts, calibrated on each host's lock-only"
+	@echo "                     points: every other point predicted, the stated bounds checked (RECORD=1 writes book/sim/lockhammer/)"
 	@echo "  make snapshots     regenerate steps/*/tree from the patches"
 	@echo "  make edit-series   a git tree of the kernel with one commit per step (build/series-git)"
 	@echo "  make export-series write build/series-git's commits back as the steps' patches"
@@ -129,7 +133,7 @@ export-series:
 	@$(SCRIPTS)/export-series.sh
 
 deps:
-	@$(SCRIPTS)/deps.sh kernel x86_64 sparc64 check book screens lab bench verify lint && echo "deps: OK"
+	@$(SCRIPTS)/deps.sh kernel x86_64 sparc64 check book screens lab uncontended bench verify lint && echo "deps: OK"
 
 check:
 	@$(SCRIPTS)/check.sh
@@ -152,6 +156,9 @@ sim-overcommit:
 sim-record:
 	@$(SCRIPTS)/sim-record.sh
 
+sim-lockhammer:
+	@$(SCRIPTS)/sim-lockhammer.sh $(if $(RECORD),--record)
+
 mutants:
 	@$(SCRIPTS)/mutants.sh $(MUTANTS)
 
@@ -172,6 +179,9 @@ lab:
 
 lab-bench:
 	@$(SCRIPTS)/lab-bench.sh
+
+lab-uncontended:
+	@$(SCRIPTS)/lab-uncontended.sh $(if $(RECORD),--record)
 
 test:
 	@$(SCRIPTS)/test.sh

@@ -5,7 +5,9 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 cd "$TOP"
-"$TOP/common/scripts/deps.sh" kernel check book verify
+# lab and uncontended: the test of make lab-uncontended compiles the lab's
+# benchmark and counts it under valgrind
+"$TOP/common/scripts/deps.sh" kernel check book verify lab uncontended
 # checkpatch.pl comes from the pristine tree: extract it here, not as a
 # side effect of the snapshot check.
 "$TOP/common/scripts/pristine.sh"
@@ -144,6 +146,8 @@ run "book: a chapter per step, HTML and EPUB render, every include, link and ima
 run "the book's recorded checker traces: each command, run again, prints what its file holds; a doctored copy is refused" common/tests/book-runs-verify.sh
 run "the cost model's claims (sim-bench, sim-overcommit): the recorded results pass, doctored ones fail the claim they attack" common/tests/sim-claims.sh
 run "the cost model's headline figures move at most 5% for one cycle more of any class of operation; the first edition's schedule does not" common/tests/sim-robust.sh
+run "the cost model against lockhammer: one host's predictions keep their stated bounds and the record, doctored data is refused" common/tests/sim-lockhammer.sh
+run "make lab-uncontended: every lock's instructions and atomics per lock+unlock as book/lab/uncontended/results.csv records them; doctored records and bad arguments are refused" common/tests/lab-uncontended.sh
 
 flush all
 rc=0

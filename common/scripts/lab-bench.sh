@@ -49,41 +49,19 @@ check_number THINK "$think" 0 100000
 
 # shellcheck source=common/scripts/lab-lib.sh
 . "$TOP/common/scripts/lab-lib.sh"
-"$TOP/common/scripts/pristine.sh"
-
 out=$LAB/bench
 [ "$smoke" -eq 0 ] || out=$LAB/bench-smoke
 mkdir -p "$out"
 ncores=$(nproc)
 [ "$ncores" -le 4 ] || ncores=4
 
-# One binary per step: the step's qspinlock.c and bench.c compiled as the
-# stress program is, and ticket.c against the pristine tree's headers.
+# One binary per step (bench_build in lab-lib.sh): the step's qspinlock.c
+# and bench.c compiled as the stress program is, and ticket.c against the
+# pristine tree's headers.
 t0=$(now)
-locks=()
-bins=()
-for d in $(step_dirs); do
-	[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
-	n=$((10#$(basename "$d" | cut -c1-2)))
-	name=$(printf 'bench-%02d' "$n")
-	o=$LAB/$name
-	rm -rf "$o"
-	mkdir -p "$o"
-	lab_flags "$d/tree" nr64 x86_64 "$o"
-	# -Wno-pointer-sign as in the kernel's Makefile: the ticket lock's
-	# trylock passes its u32 to atomic_try_cmpxchg()'s int *.
-	tflags=("${CFLAGS[@]}" -Wno-pointer-sign -DCONFIG_NR_CPUS=64 -I "$SHIMSRC/include" -I "$PRISTINE/include")
-	if ! { lab_compile "$o" "$d/tree/kernel/locking/qspinlock.c" "$o/qspinlock.o" "${FLAGS[@]}" &&
-		lab_compile "$o" "$LABSRC/bench.c" "$o/bench.o" "${FLAGS[@]}" &&
-		lab_compile "$o" "$LABSRC/ticket.c" "$o/ticket.o" "${tflags[@]}" &&
-		"$CC" -static -pthread -o "$o/bench" "$o/qspinlock.o" "$o/bench.o" "$o/ticket.o" >>"$o/build.log" 2>&1; }; then
-		grep -m3 -E 'error|warning' "$o/build.log" >&2 || true
-		die "the benchmark of step $n does not compile (log: ${o#"$TOP"/}/build.log)"
-	fi
-	locks+=("step-$n")
-	bins+=("$o/bench")
-done
-[ ${#bins[@]} -gt 0 ] || die "no step has a queued spinlock"
+bench_build "$LAB"
+locks=("${BENCH_LOCKS[@]}")
+bins=("${BENCH_BINS[@]}")
 # The other three locks are the same in every binary: take the newest.
 newest=${bins[${#bins[@]} - 1]}
 for l in ticket pthread mcs; do

@@ -2,7 +2,8 @@
 # The userspace lab's shared part: how a step's lock code is compiled into
 # a lab program and how a stress run is started and judged.  Sourced by
 # lab.sh (every step and variant), lab-mutants.sh (the mutants' kill
-# table) and lab-bench.sh (the host benchmark), after lib.sh.
+# table), lab-bench.sh (the host benchmark) and lab-uncontended.sh (its
+# binaries' instruction counts), after lib.sh.
 #
 # Set before calling run: ms_x86 max_x86 ms_sparc max_sparc grace (run
 # lengths in ms, see lab.c's -d, -D and -w) and thr_x86 thr_sparc.
@@ -77,6 +78,43 @@ lab_compile() {
 	work_starts "a lab compile"
 	echo "+ $CC $* -c ${src#"$TOP"/}" >>"$out/build.log"
 	"$CC" "$@" -c "$src" -o "$obj" >>"$out/build.log" 2>&1
+}
+
+# bench_build DIR [STEP...]: the host benchmark (common/lab/bench.c) of
+# every step with a queued spinlock, or of the STEPs given (numbers), one
+# binary a step in DIR/bench-NN/bench: the step's qspinlock.c and bench.c
+# compiled as the stress program is (nr64, x86_64), and ticket.c against
+# the pristine tree's headers.  Sets the arrays BENCH_LOCKS (step-N ...)
+# and BENCH_BINS (their binaries, in the same order); stops if one does
+# not compile.  lab-bench.sh times these binaries, lab-uncontended.sh
+# counts their instructions.
+bench_build() {
+	local dir=$1 d n o tflags
+	shift
+	"$TOP/common/scripts/pristine.sh"
+	BENCH_LOCKS=() BENCH_BINS=()
+	for d in $(step_dirs); do
+		[ -f "$d/tree/kernel/locking/qspinlock.c" ] || continue
+		n=$((10#$(basename "$d" | cut -c1-2)))
+		[ $# -eq 0 ] || case " $* " in *" $n "*) ;; *) continue ;; esac
+		o=$(printf '%s/bench-%02d' "$dir" "$n")
+		rm -rf "$o"
+		mkdir -p "$o"
+		lab_flags "$d/tree" nr64 x86_64 "$o"
+		# -Wno-pointer-sign as in the kernel's Makefile: the ticket lock's
+		# trylock passes its u32 to atomic_try_cmpxchg()'s int *.
+		tflags=("${CFLAGS[@]}" -Wno-pointer-sign -DCONFIG_NR_CPUS=64 -I "$SHIMSRC/include" -I "$PRISTINE/include")
+		if ! { lab_compile "$o" "$d/tree/kernel/locking/qspinlock.c" "$o/qspinlock.o" "${FLAGS[@]}" &&
+			lab_compile "$o" "$LABSRC/bench.c" "$o/bench.o" "${FLAGS[@]}" &&
+			lab_compile "$o" "$LABSRC/ticket.c" "$o/ticket.o" "${tflags[@]}" &&
+			"$CC" -static -pthread -o "$o/bench" "$o/qspinlock.o" "$o/bench.o" "$o/ticket.o" >>"$o/build.log" 2>&1; }; then
+			grep -m3 -E 'error|warning' "$o/build.log" >&2 || true
+			die "the benchmark of step $n does not compile (log: ${o#"$TOP"/}/build.log)"
+		fi
+		BENCH_LOCKS+=("step-$n")
+		BENCH_BINS+=("$o/bench")
+	done
+	[ ${#BENCH_BINS[@]} -gt 0 ] || die "no step has a queued spinlock${1:+ among steps $*}"
 }
 
 # build TREE VARIANT ARCH NAME [extra cflags...]: the stress program of
