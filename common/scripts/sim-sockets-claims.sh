@@ -80,15 +80,17 @@ END {
 		ok(from == want, sprintf("eight CPUs a socket, %s: the queued lock (6.1) is ahead of the ticket lock %s (ticket / 6.1: %s), where Long expected it from 4 sockets", w, from ? "from S=" from " on" : "at no socket count up to 8", text))
 	}
 
-	# 6. Where that holds: X from 1.5C to 4C, N=64, hammer.
+	# 6. Where that holds: X from 1.5C to 4C, N=64, hammer.  At 4C the
+	# two are even: the ratio moves from 0.98 to 1.19 with the seed
+	# (-s 0..4), so the claim there is only that they are within 0.9..1.2.
 	region = 1; text = ""
 	n = split("150 200 300 400", XS, " ")
 	for (j = 2; j <= 8; j += 6) for (m = 1; m <= n; m++) {
 		r = cycx("ticket", j, XS[m]) / cycx("today", j, XS[m])
 		text = text sprintf("%sS=%d X=%d %.2f", text == "" ? "" : ", ", j, XS[m], r)
-		if ((r > 1) != !(j == 8 && XS[m] == 400)) region = 0
+		if (XS[m] < 400 ? r < 1.1 : r < 0.9 || r > 1.2) region = 0
 	}
-	ok(region, sprintf("N=64, hammer: 6.1 is ahead of the ticket lock for X up to 3C at S=2 and 8 and for 4C at S=2, behind at 4C and S=8 (ticket / 6.1: %s)", text))
+	ok(region, sprintf("N=64, hammer: 6.1 is at least 1.1x ahead of the ticket lock for X up to 3C at S=2 and 8, and even with it (0.9-1.2) at 4C (ticket / 6.1: %s)", text))
 
 	# 7. CNA: the socket-local hand-over, and what it costs in fairness.
 	best = 0
