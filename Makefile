@@ -16,7 +16,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK MATRIX_STAGES MATRIX_ROWS
 
-.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-record sim-lockhammer today bench bench-record matrix series snapshots edit-series export-series mutants recheck book book-dist lab lab-bench lab-uncontended clean distclean
+.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-sockets sim-record sim-lockhammer today bench bench-record matrix series snapshots edit-series export-series mutants recheck book book-dist lab lab-bench lab-uncontended clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -70,7 +70,9 @@ help:
 	@echo "                     (SIM_LOCKS=\"ticket step-7\" SIM_N=\"2 64\" SIM_CYCLES SIM_TRANSFER SIM_OCCUPANCY SIM_HOLD SIM_WORK)"
 	@echo "  make sim-overcommit the cost of a preempted vCPU: 4, 16 and 64 simulated vCPUs on as many host cores,"
 	@echo "                     two thirds and half as many; ticket, native queue, unfair guest lock, halt and kick, 6.1"
-	@echo "  make sim-record    copy the last sim-bench and sim-overcommit results into book/sim/"
+	@echo "  make sim-sockets   the same locks and CNA with their CPUs in 1, 2, 4 and 8 sockets, data in the lock's"
+	@echo "                     line, wait percentiles; the chapter's claims (SIM_CYCLES)"
+	@echo "  make sim-record    copy the last sim-bench, sim-overcommit and sim-sockets results into book/sim/"
 	@echo "  make sim-lockhammer the cost model against lockhammer's four x86 hosts, calibrated on each host's lock-only"
 	@echo "                     points: every other point predicted, the stated bounds checked (RECORD=1 writes book/sim/lockhammer/)"
 	@echo "  make snapshots     regenerate steps/*/tree from the patches"
@@ -152,6 +154,9 @@ sim-bench:
 
 sim-overcommit:
 	@$(SCRIPTS)/sim-overcommit.sh
+
+sim-sockets:
+	@$(SCRIPTS)/sim-sockets.sh
 
 sim-record:
 	@$(SCRIPTS)/sim-record.sh

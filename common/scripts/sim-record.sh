@@ -1,12 +1,12 @@
 #!/bin/bash
-# sim-record.sh: put the results of the last make sim-bench and make
-# sim-overcommit into the book (book/sim/: results.csv, table.md,
-# claims.txt and the plots; book/sim/overcommit/: its results.csv,
-# table.md and claims.txt), as they were written, and the lines of the
-# last common/tests/sim-robust.sh (book/sim/robust/claims.txt).  The book
-# includes them, and every later make sim-bench and make sim-overcommit
-# compares its results.csv with the recorded one, and sim-robust.sh its
-# lines.
+# sim-record.sh: put the results of the last make sim-bench, make
+# sim-overcommit and make sim-sockets into the book (book/sim/:
+# results.csv, table.md, claims.txt and the plots; book/sim/overcommit/
+# and book/sim/sockets/: their results.csv, table.md, claims.txt and the
+# socket plots), as they were written, and the lines of the last
+# common/tests/sim-robust.sh (book/sim/robust/claims.txt).  The book
+# includes them, and every later run of each compares its results.csv
+# with the recorded one, and sim-robust.sh its lines.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -29,4 +29,6 @@ record() {
 record "$BUILD/sim" "$TOP/book/sim" "make sim-bench" results.csv table.md claims.txt \
 	transfers-heavy.svg transfers-hammer.svg cycles-heavy.svg cycles-hammer.svg
 record "$BUILD/sim-overcommit" "$TOP/book/sim/overcommit" "make sim-overcommit" results.csv table.md claims.txt
+record "$BUILD/sim-sockets" "$TOP/book/sim/sockets" "make sim-sockets" results.csv table.md claims.txt \
+	cycles-ticket.svg cycles-step-8.svg cycles-today.svg cycles-mcs.svg cycles-cna.svg
 record "$BUILD/tests/sim-robust" "$TOP/book/sim/robust" "common/tests/sim-robust.sh (make check)" claims.txt

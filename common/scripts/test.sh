@@ -4,7 +4,8 @@
 #     headless Chromium at two widths, the lock checker
 #     (short configurations) and its kill table, the cost model (make
 #     sim-bench: the chapter's claims, results as recorded) and its host
-#     of preempted vCPUs (make sim-overcommit, the same), the userspace lab
+#     of preempted vCPUs (make sim-overcommit, the same), its sockets
+#     (make sim-sockets, the same), the userspace lab
 #     (short), its kill table of the mutants (short) and its host
 #     benchmark (one 100 ms repetition);
 #  2. every step, and today's pristine tree, on the architectures
@@ -159,6 +160,9 @@ lastline "sim-bench" "$TOP/common/scripts/sim.sh"
 part "sim-overcommit"
 say "the cost model's host: 4, 16 and 64 vCPUs on fewer cores, the paravirt chapters' claims, the recorded results"
 lastline "sim-overcommit" "$TOP/common/scripts/sim-overcommit.sh"
+part "sim-sockets"
+say "the cost model with sockets: 1 to 8 sockets, CNA, data in the lock's line, waits; the chapter's claims, the recorded results"
+lastline "sim-sockets" "$TOP/common/scripts/sim-sockets.sh"
 
 part "lab --short"
 say "the userspace lab, short version"

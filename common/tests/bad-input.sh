@@ -57,6 +57,7 @@ expect "SIM_LOCKS: no lock 'nope'; valid: ticket ttas mcs step-1" SIM_LOCKS=nope
 expect "SIM_N: 65 CPUs is out of range; valid: 1..64" SIM_N="2 65" make -s sim-bench
 expect "SIM_HOLD must be a whole number of cycles, not 'ten'" SIM_HOLD=ten make -s sim-bench
 expect "SIM_OCCUPANCY must be 1..100, not 0" SIM_OCCUPANCY=0 make -s sim-bench
+expect "SIM_CYCLES must be a whole number of cycles (1000..100000000), not 'lots'" SIM_CYCLES=lots make -s sim-sockets
 # KVM=1 on every kind of host, through the one probe (lib.sh's
 # kvm_unusable) pointed at fake files: no /dev/kvm, one from the PVM
 # module, one without vmx/svm; a host that can run KVM passes the check.

@@ -94,7 +94,7 @@ check_booted_mutants() {
 }
 
 # check_other_locks LOCKS-DIR LOCK...: the cost model's locks (OTHER_LOCKS
-# in verify-lib.sh) and the headers of common/verify/locks/, both ways
+# and SOCKET_LOCKS in verify-lib.sh) and the headers of common/verify/locks/, both ways
 # (ticket is the pristine tree's).
 check_other_locks() {
 	local dir=$1
@@ -154,8 +154,8 @@ check "the booted mutants: common/mutants/mutants.tsv and common/mutants/*.patch
 check "the checker's plan: every row named once, short yes, no or kill, layouts -, all or pv" check_plan $V/plan.tsv
 check "every mutant applies to its step's tree, every fault of $V/faults/ to checker.c" check_patches_apply $M $V/faults
 # the list as verify-lib.sh defines it (sourcing it would install packages)
-OTHER_LOCKS=() && eval "$(grep '^OTHER_LOCKS=' common/scripts/verify-lib.sh)"
-check "the cost model's other locks: OTHER_LOCKS (${OTHER_LOCKS[*]}) and $V/locks/ agree" check_other_locks $V/locks "${OTHER_LOCKS[@]}"
+OTHER_LOCKS=() SOCKET_LOCKS=() && eval "$(grep -E '^(OTHER|SOCKET)_LOCKS=' common/scripts/verify-lib.sh)"
+check "the cost model's other locks: OTHER_LOCKS and SOCKET_LOCKS (${OTHER_LOCKS[*]} ${SOCKET_LOCKS[*]}) and $V/locks/ agree" check_other_locks $V/locks "${OTHER_LOCKS[@]}" "${SOCKET_LOCKS[@]}"
 
 # Negative controls: each doctored copy is refused, for its reason.
 tmp=$(mktemp -d)

@@ -16,6 +16,13 @@
 #   - the native queue keeps its 1x throughput under overcommit;
 #   - the paravirt step made unfair: one vCPU's count halved at 16, 2x;
 #   - 6.1 no better than the paravirt step under overcommit.
+#   sim-sockets:
+#   - one single-socket row one cycle off make sim-bench's;
+#   - CNA handing over in arrival order, as the FIFO locks do;
+#   - the ticket lock 1.5x slower at four sockets of eight CPUs: the
+#     queued lock ahead from 4 sockets, as Long expected;
+#   - CNA's 99th percentile wait no longer than its median;
+#   - the ticket lock's data in the lock's line costing nothing.
 set -eu
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -77,4 +84,22 @@ control pv-unfair "fairness (most/fewest) at most 1.65" \
 # shellcheck disable=SC2016
 control today-no-better "6.1 runs at least 2x" \
 	'$2 == "pv" && $1 != "today" { pv[$3, $4] = $7 } $1 == "today" && $4 != 1 { $7 = pv[$3, $4] } { print }'
+
+use sim-sockets-claims.sh book/sim/sockets/results.csv
+# shellcheck disable=SC2016
+control one-socket-differs "one socket is the model" \
+	'$1 == "sockets" && $2 == "today" && $3 == "hammer" && $4 == 1 && $5 == 16 { $8 = $8 + 1 } { print }'
+# shellcheck disable=SC2016
+control cna-fifo "CNA changes socket" \
+	'$2 == "cna" && $4 > 1 { $14 = int($9 * ($4 - 1) / $4) } { print }'
+# shellcheck disable=SC2016
+control long-right "eight CPUs a socket, hammer" \
+	'$1 == "sockets" && $2 == "ticket" && $3 == "hammer" && $4 == 4 && $5 == 32 { $8 = $8 * 1.5 } { print }'
+# shellcheck disable=SC2016
+control cna-no-tail "CNA pays in its tail" \
+	'$2 == "cna" && $4 == 4 && $5 == 64 { $17 = $16 } { print }'
+# shellcheck disable=SC2016
+control line-free "ticket lock at N=64" \
+	'$1 == "sockets" && $2 == "ticket" && $4 == 1 && $5 == 64 { c[$3] = $8; a[$3] = $9 } { r[NR] = $0 }
+	 END { for (i = 1; i <= NR; i++) { $0 = r[i]; if ($1 == "line" && $2 == "ticket" && $5 == 64 && $7 == 1) { $8 = c[$3]; $9 = a[$3] }; print } }'
 ktap_end

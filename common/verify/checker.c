@@ -87,6 +87,9 @@ static struct {
 	int by_completion;	/* -Z: the first edition's schedule (cost_pick()) */
 	u64 hold;		/* -H: cycles inside the critical section */
 	u64 work;		/* -W: cycles between an unlock and the next lock */
+	int sockets;		/* -D: sockets the CPUs are in (cost.h) */
+	u64 cross;		/* -X: cycles of a transfer between sockets; 0: 3C */
+	int lock_line_writes;	/* -k: the critical section's writes to the lock's line */
 	/* -P: the cost model's host (host.h); 0: every vCPU has a core */
 	int cores;		/* -P: host cores the vCPUs share */
 	u64 slice;		/* -Q: cycles of a host slice */
@@ -221,6 +224,7 @@ struct task {
 	 * store, whichever came later (a spin loop stores nothing).
 	 */
 	int nreads;
+	int reads_lost;	/* more than MAX_READS of them: no await may use them */
 	struct range reads[MAX_READS];
 	u64 read_val[MAX_READS];
 	int active;	/* an interrupt context between entry and exit */
@@ -1031,9 +1035,12 @@ static void note_read(struct task *t, u32 off, int size, u64 v)
 			return;
 		}
 	if (t->nreads == MAX_READS) {
-		/* a wait that forgot a load could wait for ever: stop instead */
-		vc_fail("a spin loop loads more than %d locations between two cpu_relax() (MAX_READS)",
-			MAX_READS);
+		/*
+		 * Too many to wait on, which matters only if a cpu_relax()
+		 * comes before the next store (a walk along a queue is not a
+		 * wait): a wait that forgot a load could wait for ever.
+		 */
+		t->reads_lost = 1;
 		return;
 	}
 	t->reads[t->nreads] = (struct range){ off, size };
@@ -1204,6 +1211,7 @@ static u64 sim_access(struct op *op)
 		break;
 	case OP_WRITE:
 		t->nreads = 0;
+		t->reads_lost = 0;
 		t->nwoken = 0;
 		round_note(t, op->off, op->size);
 		commit_reads(t);
@@ -1218,6 +1226,7 @@ static u64 sim_access(struct op *op)
 		break;
 	case OP_RMW:
 		t->nreads = 0;
+		t->reads_lost = 0;
 		t->nwoken = 0;
 		round_note(t, op->off, op->size);
 		commit_reads(t);
@@ -1489,6 +1498,9 @@ void lab_relax_hook(void)
 	harvest(t);
 	if (!t->nreads)
 		vc_fail("cpu_relax() in a loop that reads no shared memory");
+	if (t->reads_lost)
+		vc_fail("a spin loop loads more than %d locations between two cpu_relax() (MAX_READS)",
+			MAX_READS);
 	op.timed = t->spin_bound && (t->spurious_point || !round_changed_nothing(t));
 	if (cfg.cost_end) {
 		if (t->bounded && !t->bound_pc)
@@ -1529,6 +1541,7 @@ void lab_relax_hook(void)
 	}
 	t->spurious_point = 0;
 	t->nreads = 0;
+	t->reads_lost = 0;
 }
 
 /* ---- the simulated CPUs' program -------------------------------------- */
@@ -1553,6 +1566,68 @@ static u64 vary(struct task *t, u64 mean)
  * ends that took a lock holder off its core, and that last release.
  */
 static u64 handover_stalls, holder_preempted, last_release;
+
+/*
+ * The cost model's waits and sockets: each acquisition's wait (cycles
+ * from asking for the lock to holding it), how many acquisitions took
+ * the lock into another socket than its last holder's, that socket.
+ */
+static u64 *waits;
+static size_t nwaits, waits_size;
+static u64 lock_moves;
+static int lock_socket;
+
+static void cost_acquired(const struct task *t, u64 asked)
+{
+	int socket = cost_socket(t->cpu);
+
+	if (nwaits == waits_size) {
+		waits_size = waits_size ? 2 * waits_size : 4096;
+		waits = realloc(waits, waits_size * sizeof(*waits));
+		if (!waits)
+			abort();
+	}
+	waits[nwaits++] = t->clock - asked;
+	lock_moves += lock_socket >= 0 && socket != lock_socket;
+	lock_socket = socket;
+}
+
+/*
+ * -k: data in the lock's own line, its last 16 bytes (a nested level's
+ * lock in a search; the cost model has one level).
+ */
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The @pct-th percentile of the sorted waits (nearest rank). */
+static u64 percentile(unsigned int pct)
+{
+	size_t rank = (nwaits * pct + 99) / 100;
+
+	return nwaits ? waits[rank ? rank - 1 : 0] : 0;
+}
+
+static int *lock_line_data(void)
+{
+	return (int *)(arena + LOCKS_OFF + COST_LINE - 16);
+}
+
+/*
+ * A lock of common/verify/locks/ may count what its paths did, outside
+ * the modelled memory: the result line gives each as lock.NAME=.
+ */
+extern const char *const vc_lock_counter_names[] __attribute__((__weak__));
+extern unsigned long vc_lock_counters[] __attribute__((__weak__));
+
+/* The socket of the CPU running (common/verify/locks/cna.h). */
+int vc_numa_node(void)
+{
+	return cost_socket(lab_cpu);
+}
 
 static void locked_section(struct task *t, struct vc_lockref *l)
 {
@@ -1613,10 +1688,17 @@ static void task_body(void)
 		 * other work follow the unlock.
 		 */
 		while (t->clock < cfg.cost_end) {
+			u64 asked = t->clock;
+			int w;
+
 			vc_api_lock(l);
+			cost_acquired(t, asked);
 			handover_stalls += t->resumed > last_release;
 			t->holding = 1;
-			vc_api_cost_section(&vc_vars()->x);
+			if (!cfg.lock_line_writes)
+				vc_api_cost_section(&vc_vars()->x);
+			for (w = 0; w < cfg.lock_line_writes; w++)
+				vc_api_cost_section(lock_line_data());
 			t->clock += vary(t, cfg.hold);
 			vc_api_unlock(l);
 			t->holding = 0;
@@ -1670,6 +1752,7 @@ static void task_init(struct task *t)
 	t->state = 0;
 	t->pw_size = 0;
 	t->nreads = 0;
+	t->reads_lost = 0;
 	t->spin_bound = 0;
 	t->timed_streak = 0;
 	t->round_n = 0;
@@ -2598,10 +2681,12 @@ static enum result execute(int prefix)
 	}
 	if (cfg.cost_end) {
 		/* the end: the lock free, no update of the data lost */
-		u32 n = get(mem, off_of(&vc_vars()->x), 4), want = 0;
+		int *data = cfg.lock_line_writes ? lock_line_data() : &vc_vars()->x;
+		u32 n = get(mem, off_of(data), 4), want = 0;
 
 		for (i = 0; i < ntasks; i++)
 			want += tasks[i].done_acq;
+		want *= cfg.lock_line_writes ? cfg.lock_line_writes : 1;
 		if (!vc_layout.free_nonzero && get(mem, off_of(&locks[0].word), 4))
 			vc_fail("the lock is not free at the end");
 		else if (n != want)
@@ -2941,6 +3026,7 @@ static void usage(const char *fmt, const char *arg)
 		"              [-p PCT_DEPTH -s SEED] [-r SCHEDULE] [-N NAME] [-L LITMUS_TEST|list] [-A POISON]\n"
 		"       verify -T CYCLES [-c CPUS] [-C TRANSFER] [-O READ_OCCUPANCY%%] [-J HIT] [-F FENCE]\n"
 		"              [-G ATOMIC] [-H HOLD] [-W WORK] [-s SEED] [-Z] [-N NAME]: the cost model\n"
+		"              [-D SOCKETS [-X CROSS]] [-k LOCK_LINE_WRITES]: sockets, data in the lock's line\n"
 		"              [-P HOST_CORES [-Q SLICE] [-K WAKE]] [-B SPIN]: vCPUs on fewer cores (host.h)\n");
 	exit(2);
 }
@@ -3135,12 +3221,31 @@ static int cost_run(void)
 	for (i = 0; i < ntasks; i++)
 		if (tasks[i].cpu != i)
 			abort();	/* the host's vCPU i is task i */
+	if (cfg.sockets > cfg.cpus || cfg.cpus % cfg.sockets) {
+		fprintf(stderr, "verify: -D %d sockets for %d CPUs: the sockets must divide the CPUs (1, 2, 4, 8 sockets for 8, 16, 32, 64 CPUs)\n",
+			cfg.sockets, cfg.cpus);
+		return 2;
+	}
 	params.transfer = cfg.transfer;
 	params.read_occupancy = cfg.read_occupancy;
 	params.hit = cfg.hit;
+	params.cpus = cfg.cpus;
+	params.sockets = cfg.sockets;
+	params.cross = cfg.cross ? cfg.cross : COST_CROSS_FACTOR * cfg.transfer;
 	cost_reset(ARENA_SIZE / COST_LINE, &params);
+	/* a CPU's own lines (its nodes, its per-CPU data) in its socket's memory */
+	for (i = 0; i < cfg.cpus && pcpu_size; i++) {
+		unsigned int a = (PCPU_OFF + i * pcpu_size) / COST_LINE;
+		unsigned int b = (PCPU_OFF + (i + 1) * pcpu_size - 1) / COST_LINE;
+
+		while (a <= b)
+			cost_home(a++, cost_socket(i));
+	}
 	host_reset(cfg.cpus, cfg.cores, cfg.slice, cfg.wake);
 	handover_stalls = holder_preempted = last_release = 0;
+	nwaits = 0;
+	lock_moves = 0;
+	lock_socket = -1;
 	dpor = 0;
 	if (execute(0) == X_FAIL) {
 		printf("cost %s [%d CPUs]: FAIL: %s\n", cfg.name, cfg.cpus, fail_msg);
@@ -3166,10 +3271,20 @@ static int cost_run(void)
 	       (unsigned long long)cost_stats.transfers, (unsigned long long)cost_stats.memory,
 	       (unsigned long long)cost_stats.upgrades,
 	       (unsigned long long)cost_stats.invalidations);
-	printf(" atomics=%llu cas_failed=%llu lock_misses=%llu data_misses=%llu node_accesses=%llu node_misses=%llu\n",
+	printf(" atomics=%llu cas_failed=%llu lock_misses=%llu data_misses=%llu node_accesses=%llu node_misses=%llu",
 	       (unsigned long long)cost_stats.atomics, (unsigned long long)cost_stats.cas_failed,
 	       (unsigned long long)region_miss[R_LOCK], (unsigned long long)region_miss[R_DATA],
 	       (unsigned long long)region_access[R_NODE], (unsigned long long)region_miss[R_NODE]);
+	qsort(waits, nwaits, sizeof(*waits), cmp_u64);
+	printf(" sockets=%d cross=%llu remote=%llu lock_moves=%llu lock_line_writes=%d wait_p50=%llu wait_p99=%llu wait_max=%llu",
+	       cfg.sockets, (unsigned long long)params.cross,
+	       (unsigned long long)cost_stats.remote, (unsigned long long)lock_moves,
+	       cfg.lock_line_writes, (unsigned long long)percentile(50),
+	       (unsigned long long)percentile(99),
+	       (unsigned long long)(nwaits ? waits[nwaits - 1] : 0));
+	for (i = 0; vc_lock_counter_names && vc_lock_counter_names[i]; i++)
+		printf(" lock.%s=%lu", vc_lock_counter_names[i], vc_lock_counters[i]);
+	printf("\n");
 	if (host_on())
 		printf("cost %s: host cores=%d slice=%llu wake=%llu spin=%llu preemptions=%llu halts=%llu wakes=%llu wake_preemptions=%llu idle=%llu stalls=%llu holder_preempted=%llu\n",
 		       cfg.name, cfg.cores, (unsigned long long)cfg.slice,
@@ -3197,10 +3312,11 @@ int main(int argc, char **argv)
 	cfg.read_occupancy = COST_READ_OCCUPANCY;
 	cfg.hit = 1;
 	cfg.fence = 1;
+	cfg.sockets = 1;
 	cfg.slice = 500000;
 	cfg.wake = 10000;
 	cfg.spin = 40000;
-	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:t:o:x:p:s:r:N:qM:b:w:S:L:A:T:C:O:J:F:G:ZH:W:P:Q:K:B:ER")) != -1) {
+	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:t:o:x:p:s:r:N:qM:b:w:S:L:A:T:C:O:J:F:G:ZD:X:k:H:W:P:Q:K:B:ER")) != -1) {
 		switch (opt) {
 		case 'E':
 			cfg.enumerate = 1;
@@ -3293,6 +3409,15 @@ int main(int argc, char **argv)
 		case 'Z':
 			cfg.by_completion = 1;
 			break;
+		case 'D':
+			cfg.sockets = num(optarg, 1, 8, "-D (sockets)");
+			break;
+		case 'X':
+			cfg.cross = num(optarg, 1, 100000, "-X (cycles of a transfer between sockets)");
+			break;
+		case 'k':
+			cfg.lock_line_writes = num(optarg, 0, 64, "-k (writes to the lock's line in the critical section)");
+			break;
 		case 'H':
 			cfg.hold = num(optarg, 0, 1000000, "-H (cycles inside the critical section)");
 			break;
@@ -3361,6 +3486,8 @@ int main(int argc, char **argv)
 
 	if (cfg.cost_end)
 		return cost_run();
+	if (cfg.sockets != 1 || cfg.cross || cfg.lock_line_writes)
+		usage("%s", "-D, -X and -k are the cost model's (-T)");
 
 	if (cfg.replay) {
 		int *s, *a, n = parse_sched(cfg.replay, &s, &a);

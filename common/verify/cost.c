@@ -14,12 +14,14 @@ struct line {
 	uint64_t busy;		/* the cycle its last miss or upgrade ends */
 	uint64_t served;	/* misses and upgrades so far */
 	int excl;		/* the one sharer holds it E or M */
+	unsigned int home;	/* the socket its memory is in */
 };
 
 static struct line *line;
 static unsigned int nlines;
-static uint64_t C, hit_cost;
-static unsigned int read_pct;
+static uint64_t C, X, hit_cost;
+static unsigned int read_pct, per_socket = COST_CPUS;
+static uint64_t socket_cpus[COST_CPUS];	/* one bit a CPU of the socket */
 
 struct cost_stats cost_stats;
 
@@ -33,7 +35,23 @@ void cost_reset(unsigned int lines, const struct cost_params *params)
 	C = params->transfer;
 	read_pct = params->read_occupancy;
 	hit_cost = params->hit;
+	X = params->sockets > 1 ? params->cross : C;
+	per_socket = params->sockets > 1 ? params->cpus / params->sockets : COST_CPUS;
+	memset(socket_cpus, 0, sizeof(socket_cpus));
+	for (unsigned int cpu = 0; cpu < COST_CPUS; cpu++)
+		socket_cpus[cost_socket(cpu)] |= 1ULL << cpu;
 	memset(&cost_stats, 0, sizeof(cost_stats));
+}
+
+unsigned int cost_socket(unsigned int cpu)
+{
+	return cpu / per_socket;
+}
+
+void cost_home(unsigned int l, unsigned int socket)
+{
+	if (l < nlines)
+		line[l].home = socket;
 }
 
 int cost_cached(int cpu, unsigned int l)
@@ -49,24 +67,26 @@ int cost_hits(int cpu, unsigned int l, int write)
 /*
  * A miss or upgrade of line @l requested at cycle @now: it starts when
  * the line is free (the checker's schedule serves a line's requests in
- * the order they were made) and is C to 5C/4 cycles long (twice that
- * from memory).  A write keeps the line that long; a read keeps it
+ * the order they were made) and is T to 5T/4 cycles long, T the base of
+ * where it comes from: C from a cache of the socket, X from another
+ * socket (@far), 2C from memory, 2C + X - C from another socket's.  A write keeps the line that long; a read keeps it
  * read_pct percent of that.  The spread is a fixed function of the line
  * and how many it has served, so the same run gives the same result,
  * and two CPUs cannot stay in lock-step for ever the way exact costs
  * would keep them.
  */
-static uint64_t serve(struct line *l, uint64_t now, int from_memory, int write,
+static uint64_t serve(struct line *l, uint64_t now, int from_memory, int far, int write,
 		      uint64_t extra, int book)
 {
 	uint64_t start = now > l->busy ? now : l->busy;
 	uint64_t h = (l - line) * 0x9e3779b97f4a7c15ULL + l->served * 0xbf58476d1ce4e5b9ULL;
-	uint64_t len;
+	uint64_t base = far ? X : C, len;
 
 	h ^= h >> 31;
 	h *= 0x94d049bb133111ebULL;
 	h ^= h >> 29;
-	len = (C + h % (C / 4 + 1)) << from_memory;
+	len = from_memory ? 2 * C + base - C : base;
+	len += h % (len / (from_memory ? 2 : 1) / 4 + 1) << from_memory;
 	if (book) {
 		l->busy = start + (write ? len + extra : (len * read_pct + 99) / 100);
 		l->served++;
@@ -79,8 +99,8 @@ static uint64_t access(int cpu, unsigned int l, int write, uint64_t now, uint64_
 		       int book)
 {
 	struct line *ln;
-	uint64_t me = 1ULL << cpu, others, done;
-	int hit, mine;
+	uint64_t me = 1ULL << cpu, others, done, near;
+	int hit, mine, far;
 
 	if (l >= nlines)
 		abort();
@@ -88,8 +108,19 @@ static uint64_t access(int cpu, unsigned int l, int write, uint64_t now, uint64_
 	others = ln->sharers & ~me;
 	mine = !!(ln->sharers & me);
 	hit = write ? mine && ln->excl : mine;	/* a write needs E or M */
+	/*
+	 * Across sockets: a read that no cache of its socket can serve, a
+	 * write that invalidates a copy in another socket, memory homed in
+	 * another socket.
+	 */
+	near = socket_cpus[cost_socket(cpu)];
+	if (!others)
+		far = !mine && ln->home != cost_socket(cpu);
+	else
+		far = write ? !!(others & ~near) : !(others & near);
 	if (!book)
-		return hit ? now + hit_cost + extra : serve(ln, now, !mine && !others, write, extra, 0);
+		return hit ? now + hit_cost + extra :
+			     serve(ln, now, !mine && !others, far, write, extra, 0);
 	cost_stats.accesses++;
 	if (hit) {
 		cost_stats.hits++;
@@ -101,7 +132,8 @@ static uint64_t access(int cpu, unsigned int l, int write, uint64_t now, uint64_
 		cost_stats.transfers++;
 	else
 		cost_stats.memory++;
-	done = serve(ln, now, !mine && !others, write, extra, 1);
+	cost_stats.remote += far;
+	done = serve(ln, now, !mine && !others, far, write, extra, 1);
 	if (write) {
 		cost_stats.invalidations += __builtin_popcountll(others);
 		ln->sharers = me;

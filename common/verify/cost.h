@@ -7,7 +7,12 @@
  *  1. An access that hits in the CPU's cache costs 1 cycle (-J).
  *  2. A miss costs C cycles when another cache holds the line (a
  *     transfer; a write also invalidates the other copies), 2C from
- *     memory; a write to a shared line costs C (an upgrade).  A line
+ *     memory; a write to a shared line costs C (an upgrade).  With
+ *     sockets (-D), a transfer or an upgrade that must reach another
+ *     socket costs X instead of C (-X): a read when no cache of its own
+ *     socket holds the line, a write or an upgrade when a copy it
+ *     invalidates is in another socket; a miss to memory homed in
+ *     another socket costs 2C + X - C.  A line
  *     serves its requests one at a time, in the order they were made
  *     (FIFO by request time: the checker's cost_pick() keeps that order).
  *     A write or an upgrade keeps the line for its whole cost; a read
@@ -29,6 +34,7 @@
 struct cost_stats {
 	uint64_t accesses, hits, transfers, memory, upgrades, invalidations;
 	uint64_t atomics, cas_failed;
+	uint64_t remote;	/* misses and upgrades that crossed sockets */
 };
 
 /*
@@ -46,7 +52,26 @@ struct cost_params {
 	uint64_t transfer;		/* -C: C, a transfer's cycles */
 	unsigned int read_occupancy;	/* -O: percent of it a read miss keeps its line */
 	uint64_t hit;			/* -J: a hit's cycles */
+	unsigned int cpus;		/* -c */
+	unsigned int sockets;		/* -D: CPUs 0..cpus/sockets-1 in socket 0, ... */
+	uint64_t cross;			/* -X: X, a transfer's cycles between sockets */
 };
+
+/*
+ * -X's default, in units of C: a cache line that moves between sockets
+ * takes about three times as long as one that moves inside a socket on
+ * two-socket x86 servers of 2017-2023 (core-to-core latency, measured
+ * with a compare-and-exchange ping-pong: about 40-60 ns inside a Xeon
+ * socket, 110-200 ns across; Chips and Cheese, "Core to Core Latency
+ * Data on Large Systems", 2023, and AnandTech's core-to-core test).
+ */
+#define COST_CROSS_FACTOR	3
+
+/* The socket of @cpu. */
+unsigned int cost_socket(unsigned int cpu);
+
+/* Line @line's memory is homed in @socket (0 until said otherwise). */
+void cost_home(unsigned int line, unsigned int socket);
 
 void cost_reset(unsigned int lines, const struct cost_params *params);
 

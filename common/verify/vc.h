@@ -34,6 +34,8 @@ int vc_api_value_unlocked(struct vc_lockref *l);
 void vc_api_critical_section(struct vc_lockref *l, int me);
 bool vc_api_lockref_get(struct vc_lockref *l);
 void vc_api_cost_section(int *data);
+/* The cost model's socket of the CPU running (-D; 0 outside it). */
+int vc_numa_node(void);
 
 /* The memory models, in the checker's order (model_name[]: sc, tso, weak). */
 #define VC_MODELS		3
