@@ -71,8 +71,8 @@ done
 
 # One job a line: set lock workload sockets cpus cross k.
 jobs=$out/jobs.txt
-: >"$jobs"
 X=$((3 * C))
+{
 for w in heavy hammer; do
 	for l in "${locks[@]}"; do
 		for s in 1 2 4 8; do
@@ -81,14 +81,14 @@ for w in heavy hammer; do
 			done
 		done
 	done
-done >>"$jobs"
+done
 for l in "${locks[@]}"; do
 	for s in 2 8; do
 		for x in $((3 * C / 2)) $((2 * C)) $((4 * C)); do
 			echo "cross $l hammer $s 64 $x 0"
 		done
 	done
-done >>"$jobs"
+done
 for w in heavy hammer; do
 	for l in "${locks[@]}"; do
 		[ "$l" != cna ] || continue	# one socket: CNA is MCS with a look along the queue
@@ -98,7 +98,8 @@ for w in heavy hammer; do
 			done
 		done
 	done
-done >>"$jobs"
+done
+} >"$jobs"
 total=$(grep -c . "$jobs")
 say "sim-sockets: $total runs, $cycles cycles each, C = $C, X = $X (1.5C..4C in the cross set), hold $hold, work $work (hammer) or 0 (heavy); 2 at a time"
 

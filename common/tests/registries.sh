@@ -191,7 +191,7 @@ sed 's/^\(no-wmb-claim\t[^\t]*\t\)ordering/\1-/' $M >"$tmp/mutants.tsv"
 refused "'no-wmb-claim' is in common/mutants/ and not in" check_booted_mutants "$tmp/mutants.tsv" common/mutants
 sed 's/^\(no-wmb-claim\t[^\t]*\t\)ordering/\1arm64/' $M >"$tmp/mutants.tsv"
 refused "no-wmb-claim has the boot kind arm64" check_booted_mutants "$tmp/mutants.tsv" common/mutants
-refused "'ttas' is in $V/locks/ and not in" check_other_locks $V/locks ticket mcs
+refused "'ttas' is in $V/locks/ and not in" check_other_locks $V/locks ticket mcs cna
 { cat $V/plan.tsv; grep '^c3a1	' $V/plan.tsv; } >"$tmp/plan.tsv"
 refused "the row 'c3a1' is in" check_plan "$tmp/plan.tsv"
 sed 's/^\(pctnest4x\t\)kill/\1mutants/' $V/plan.tsv >"$tmp/plan.tsv"

@@ -123,6 +123,9 @@ static unsigned long pcpu_size;
 
 static struct vc_lockref *const locks = (struct vc_lockref *)arena;
 
+/* The shim's hash_ptr() hashes offsets into the arena (linux/hash.h). */
+const unsigned long vc_hash_base = (unsigned long)arena;
+
 /*
  * The lab's shim (common/shim/include) serves the checker unchanged: its
  * smp_processor_id(), per-CPU offsets and cpu_relax() hook are defined
