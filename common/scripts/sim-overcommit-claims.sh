@@ -51,10 +51,10 @@ END {
 	c = 1; t = ""
 	for (i = 1; i <= 3; i++) for (j = 1; j <= 2; j++) {
 		r = acq(native, N[i], X[j]) / acq(native, N[i], 1)
-		c = c && r <= 0.15
+		c = c && r <= 1 / 6
 		t = t sprintf(" %s@%sx %.3f", N[i], X[j], r)
 	}
-	ok(c, sprintf("%s, the native queue, keeps at most a seventh of its throughput under overcommit, at every N (x its 1x:%s)", native, t))
+	ok(c, sprintf("%s, the native queue, keeps at most a sixth of its throughput under overcommit, at every N (x its 1x:%s)", native, t))
 	c = 1; t = ""
 	for (i = 1; i <= 2; i++) for (j = 1; j <= 2; j++) {
 		r = acq("ticket", N[i], X[j]) / acq("ticket", N[i], 1)
@@ -86,10 +86,10 @@ END {
 	c = 1; t = ""
 	for (i = 1; i <= 3; i++) for (j = 1; j <= 2; j++) {
 		f = fair(pv, N[i], X[j]); r = acq(pv, N[i], X[j]) / acq(native, N[i], X[j])
-		c = c && f <= 1.65 && r >= 0.9 && (N[i] != 16 || r >= 3)
+		c = c && f <= 1.65 && r >= 0.75 && (N[i] != 16 || r >= 3)
 		t = t sprintf(" %s@%sx %.2f/%.1fx", N[i], X[j], f, r)
 	}
-	ok(c, sprintf("%s under overcommit: fairness (most/fewest) at most 1.65, at least 0.9x %s at every N and 3x at 16 (fairness/x %s:%s)", pv, native, native, t))
+	ok(c, sprintf("%s under overcommit: fairness (most/fewest) at most 1.65, at least 0.75x %s at every N and 3x at 16 (fairness/x %s:%s)", pv, native, native, t))
 	ok(acq(pv, 64, 1) * 5 <= acq(native, 64, 1) && V[pv, 64, 1, 15] >= 0.9 * acq(pv, 64, 1),
 	   sprintf("%s pays for halting: at N = 64 with no overcommit it runs at %.2fx %s, and %.2f of its acquisitions wait for a woken vCPU",
 		   pv, acq(pv, 64, 1) / acq(native, 64, 1), native, V[pv, 64, 1, 15] / acq(pv, 64, 1)))

@@ -63,6 +63,19 @@ END {
 			}
 		print ""
 	}
+	# The fast path: one CPU, nothing between (heavy, N=1), against the ticket lock.
+	k0 = "ticket" SUBSEP "heavy" SUBSEP 1
+	if (acq[k0]) {
+		print "### uncontended: one CPU, hold " hold["heavy"] " cycles, nothing between\n"
+		print "| lock | atomics per acquisition | cycles per acquisition | cycles - the ticket lock'"'"'s |"
+		print "|:--|--:|--:|--:|"
+		for (i = 1; i <= nl; i++) {
+			k = locks[i] SUBSEP "heavy" SUBSEP 1
+			if (!acq[k]) continue
+			printf "| %s | %.2f | %.1f | %+.1f |\n", locks[i], per(atom[k], k), per(cyc[k], k), per(cyc[k], k) - per(cyc[k0], k0)
+		}
+		print ""
+	}
 	print "*Per acquisition*, over every CPU of one run. *transfers*: misses served by another cache; *invalidations*: copies a write removed; *node accesses*: loads and stores of the per-CPU queue nodes; *max/min*: acquisitions of the busiest CPU over the least busy one (1.00 is fair). The model and its rules: common/verify/README.md, \"The cost model\"."
 }' "$csv" >"$out/table.md"
 

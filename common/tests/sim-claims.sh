@@ -10,7 +10,8 @@
 #   - step 3 at N=4 (hammer) as slow as step 2: the pending bit gains nothing;
 #   - the ticket lock three times slower from N=8 on: it falls behind
 #     earlier than on every lockhammer host;
-#   - the ticket lock four times slower at N=64: outside lockhammer's hosts.
+#   - the ticket lock four times slower at N=64: outside lockhammer's hosts;
+#   - step 5 taking two atomics uncontended: its fast path no longer one.
 #   sim-overcommit:
 #   - a lost wake: one row's wakes one fewer than its halts;
 #   - the native queue keeps its 1x throughput under overcommit;
@@ -70,6 +71,9 @@ control ticket-collapses "the ticket lock takes" \
 # shellcheck disable=SC2016
 control ticket-early "falls behind 6.1" \
 	'$1 == "ticket" && $2 == "hammer" && $3 >= 8 { $7 = $7 * 3 } { print }'
+# shellcheck disable=SC2016
+control fast-path-atomic "uncontended (N=1, heavy)" \
+	'$1 == "step-5" && $2 == "heavy" && $3 == 1 { $17 = 2 * $8 } { print }'
 
 use sim-overcommit-claims.sh book/sim/overcommit/results.csv
 # shellcheck disable=SC2016

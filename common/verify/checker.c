@@ -3314,7 +3314,8 @@ int main(int argc, char **argv)
 	cfg.transfer = 100;
 	cfg.read_occupancy = COST_READ_OCCUPANCY;
 	cfg.hit = 1;
-	cfg.fence = 1;
+	cfg.fence = COST_FENCE;
+	cfg.atomic = COST_ATOMIC;
 	cfg.sockets = 1;
 	cfg.slice = 500000;
 	cfg.wake = 10000;

@@ -47,6 +47,18 @@ struct cost_stats {
  */
 #define COST_READ_OCCUPANCY	20
 
+/*
+ * -G's and -F's defaults: what a locked read-modify-write adds to its
+ * line's cost, and what a full barrier costs, in cycles.  A locked
+ * instruction (xchg with memory, lock xadd, lock cmpxchg) takes about 18
+ * to 20 cycles on its own on x86 cores of 2014-2020 even when its line is
+ * in the cache: it drains the store buffer (Agner Fog's instruction
+ * tables, Haswell to Ice Lake).  x86's smp_mb() is a locked add to the
+ * stack, so a fence costs the same.
+ */
+#define COST_ATOMIC	20
+#define COST_FENCE	20
+
 /* The model's parameters (the checker's options). */
 struct cost_params {
 	uint64_t transfer;		/* -C: C, a transfer's cycles */
