@@ -40,7 +40,7 @@ bin[today]=$(build "$PRISTINE" nr64 sim-today) || die "sim-robust: today: ${bin[
 CYCLES=4000000 HOLD=100 WORK=2000
 ATOMIC=$(sed -n 's/^#define COST_ATOMIC[[:space:]]*\([0-9]*\)$/\1/p' common/verify/cost.h)
 FENCE=$(sed -n 's/^#define COST_FENCE[[:space:]]*\([0-9]*\)$/\1/p' common/verify/cost.h)
-[ -n "$ATOMIC" ] && [ -n "$FENCE" ] || die "sim-robust: no COST_ATOMIC or COST_FENCE in common/verify/cost.h"
+if [ -z "$ATOMIC" ] || [ -z "$FENCE" ]; then die "sim-robust: no COST_ATOMIC or COST_FENCE in common/verify/cost.h"; fi
 
 # per LOCK N WORK [OPTION...]: cycles per acquisition of one run.
 per() {

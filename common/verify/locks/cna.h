@@ -35,9 +35,9 @@ int vc_numa_node(void);
 
 /*
  * Hand-overs in a row inside one socket before the waiters of the other
- * sockets go first.  Linux's CNA series bounded the same thing by time
- * (some milliseconds); the model's runs last a few million cycles, so a
- * count keeps the bound inside one run.
+ * sockets go first.  The CNA patches posted for Linux bound the same
+ * thing; here a count keeps the bound inside one of the model's runs of a
+ * few million cycles.
  */
 #define CNA_LOCAL_LIMIT	64
 
