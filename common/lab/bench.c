@@ -7,7 +7,9 @@
  *   step     the queued spinlock of the step this binary was built from:
  *            the fast paths of the step's <asm/qspinlock.h> and the
  *            slowpath of its kernel/locking/qspinlock.c, compiled exactly
- *            as for the stress program (lab.c);
+ *            as for the stress program (lab.c); or, in the binary
+ *            lab-bench.sh builds from the pristine tree, 6.1's own
+ *            (the table's "today", common/lab/today/);
  *   ticket   6.1's generic ticket lock, <asm-generic/spinlock.h> from the
  *            pristine tree (ticket.c): the lock step 0 puts x86 on;
  *   pthread  glibc's pthread_spinlock_t;

@@ -117,6 +117,55 @@ bench_build() {
 	[ ${#BENCH_BINS[@]} -gt 0 ] || die "no step has a queued spinlock${1:+ among steps $*}"
 }
 
+# bench_build_today DIR: the host benchmark of 6.1's own queued spinlock
+# ("today") in DIR/bench-today/bench, and its path in BENCH_TODAY_BIN; stops
+# if it does not compile.  Compiled as a step's is (x86_64, nr64, the shim
+# first), from the pristine tree, unmodified: kernel/locking/qspinlock.c
+# (with its qspinlock_stat.h, lock_events.h, mcs_spinlock.h, as quoted
+# includes) and x86's own asm/qspinlock.h with the asm-generic
+# qspinlock.h and qspinlock_types.h, so the fast paths, the LOCK BTSL of
+# queued_fetch_set_pending_acquire(), _Q_PENDING_LOOPS (512) and the
+# slowpath are 6.1's.  Unlike a step's tree, the pristine include/ and
+# arch/x86/include/ are the whole kernel's, so they are not on the path:
+# those four headers (and asm/rmwcc.h, which the x86 one includes) are
+# copied into DIR/bench-today/include, and what else they take from the
+# kernel comes from common/lab/today/ (LOCK_PREFIX and CC_SET/CC_OUT,
+# prefetchw) and the lock checker's common/verify/today/ (empty
+# mutex.h, byteorder.h, trace/events/lock.h; vc-today.h: 6.1's
+# atomic_try_cmpxchg_acquire() and the like on the shim's atomics),
+# force-included by common/lab/today/lab-today.h.  -Wno-pointer-sign as in
+# the kernel's Makefile: 6.1's slowpath passes its u32 to
+# atomic_try_cmpxchg_relaxed()'s int *.  Not used by lab-uncontended.sh,
+# whose recorded counts have no today row.
+bench_build_today() {
+	local dir=$1 o f tflags
+	"$TOP/common/scripts/pristine.sh"
+	o=$dir/bench-today
+	rm -rf "$o"
+	mkdir -p "$o/include/asm" "$o/include/asm-generic"
+	for f in arch/x86/include/asm/qspinlock.h arch/x86/include/asm/rmwcc.h; do
+		cp "$PRISTINE/$f" "$o/include/asm/"
+	done
+	for f in include/asm-generic/qspinlock.h include/asm-generic/qspinlock_types.h; do
+		cp "$PRISTINE/$f" "$o/include/asm-generic/"
+	done
+	CC=gcc
+	FLAGS=("${CFLAGS[@]}" -Wno-pointer-sign -DCONFIG_NR_CPUS=64 -I "$LABSRC/today"
+		-I "$o/include" -I "$SHIMSRC/include" -I "$TOP/common/verify/today"
+		-iquote "$PRISTINE/kernel/locking" -include lab-today.h)
+	echo "asm/qspinlock.h: ${PRISTINE#"$TOP"/}/arch/x86/include (6.1's own, copied to ${o#"$TOP"/}/include)" >"$o/build.log"
+	tflags=("${CFLAGS[@]}" -Wno-pointer-sign -DCONFIG_NR_CPUS=64 -I "$SHIMSRC/include" -I "$PRISTINE/include")
+	if ! { lab_compile "$o" "$PRISTINE/kernel/locking/qspinlock.c" "$o/qspinlock.o" "${FLAGS[@]}" &&
+		lab_compile "$o" "$LABSRC/bench.c" "$o/bench.o" "${FLAGS[@]}" &&
+		lab_compile "$o" "$LABSRC/ticket.c" "$o/ticket.o" "${tflags[@]}" &&
+		"$CC" -static -pthread -o "$o/bench" "$o/qspinlock.o" "$o/bench.o" "$o/ticket.o" >>"$o/build.log" 2>&1; }; then
+		grep -m3 -E 'error|warning' "$o/build.log" >&2 || true
+		die "the benchmark of 6.1's own lock (today) does not compile (log: ${o#"$TOP"/}/build.log)"
+	fi
+	# shellcheck disable=SC2034 # read by lab-bench.sh
+	BENCH_TODAY_BIN=$o/bench
+}
+
 # build TREE VARIANT ARCH NAME [extra cflags...]: the stress program of
 # the lock code under TREE (a steps/NN-*/tree, or a mutant's tree) in
 # build/lab/NAME; prints its path, or a FAIL reason (and returns 1).
