@@ -16,7 +16,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK MATRIX_STAGES MATRIX_ROWS
 
-.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-sockets sim-record sim-lockhammer today bench bench-record matrix series snapshots edit-series export-series mutants recheck book book-dist lab lab-bench lab-uncontended clean distclean
+.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-sockets sim-record sim-lockhammer sim-grid today bench bench-record matrix series snapshots edit-series export-series mutants recheck book book-dist lab lab-bench lab-uncontended clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -73,6 +73,8 @@ help:
 	@echo "  make sim-sockets   the same locks and CNA with their CPUs in 1, 2, 4 and 8 sockets, data in the lock's"
 	@echo "                     line, wait percentiles; the chapter's claims (SIM_CYCLES)"
 	@echo "  make sim-record    copy the last sim-bench, sim-overcommit and sim-sockets results into book/sim/"
+	@echo "  make sim-grid      make sim-bench with C, read occupancy, hold and work moved one at a time: where each"
+	@echo "                     of the chapter's claims holds (about 8 minutes; RECORD=1 writes book/sim/grid/)"
 	@echo "  make sim-lockhammer the cost model against lockhammer's four x86 hosts, calibrated on each host's lock-only"
 	@echo "                     points: every other point predicted, the stated bounds checked (RECORD=1 writes book/sim/lockhammer/)"
 	@echo "  make snapshots     regenerate steps/*/tree from the patches"
@@ -163,6 +165,9 @@ sim-record:
 
 sim-lockhammer:
 	@$(SCRIPTS)/sim-lockhammer.sh $(if $(RECORD),--record)
+
+sim-grid:
+	@$(SCRIPTS)/sim-grid.sh $(if $(RECORD),--record)
 
 mutants:
 	@$(SCRIPTS)/mutants.sh $(MUTANTS)

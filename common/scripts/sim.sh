@@ -25,7 +25,8 @@
 # read miss keeps its line, COST_READ_OCCUPANCY of common/verify/cost.h),
 # SIM_HOLD (100), SIM_WORK (2000) change the model, SIM_LOCKS ("ticket step-7 ...") and SIM_N
 # ("1 2 64", 1..64) what runs; the comparison with the record and the
-# claims are then skipped.
+# claims are then skipped.  SIM_OUT writes the files elsewhere (make
+# sim-grid: one directory a run).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -52,7 +53,7 @@ number SIM_OCCUPANCY "$occupancy" 1 100
 number SIM_HOLD "$hold" 0 1000000
 number SIM_WORK "$work" 0 1000000
 
-out=$BUILD/sim record=$TOP/book/sim/results.csv
+out=${SIM_OUT:-$BUILD/sim} record=$TOP/book/sim/results.csv
 cpus_list="1 2 3 4 6 8 12 16 32 64"
 OUT=$BUILD/verify
 . "$TOP/common/scripts/verify-lib.sh"

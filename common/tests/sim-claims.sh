@@ -106,4 +106,18 @@ control cna-no-tail "CNA pays in its tail" \
 control line-free "ticket lock at N=64" \
 	'$1 == "sockets" && $2 == "ticket" && $4 == 1 && $5 == 64 { c[$3] = $8; a[$3] = $9 } { r[NR] = $0 }
 	 END { for (i = 1; i <= NR; i++) { $0 = r[i]; if ($1 == "line" && $2 == "ticket" && $5 == 64 && $7 == 1) { $8 = c[$3]; $9 = a[$3] }; print } }'
+
+# The grid (make sim-grid, book/sim/grid/table.md) is recorded from its
+# own runs: its claims must be book/sim/claims.txt's, in order, each ok
+# on the defaults, or the chapter's table is of other claims.
+grid=$TOP/book/sim/grid/table.md
+want=$(grep -E '^(ok|not ok) ' "$TOP/book/sim/claims.txt" | sed -E 's/^(ok|not ok) +//; s/:.*//')
+have=$(awk -F' [|] ' 'NR > 2 { print $2 }' "$grid")
+default=$(awk -F' [|] ' 'NR > 2 && $3 != "ok" { print $1 }' "$grid")
+if [ "$want" = "$have" ] && [ -z "$default" ]; then
+	ktap_result 0 "the grid (book/sim/grid/table.md) has the $(printf '%s\n' "$want" | grep -c .) claims of book/sim/claims.txt, each ok on the defaults"
+else
+	ktap_fail_text "the grid (book/sim/grid/table.md) is not of book/sim/claims.txt's claims, or one fails on the defaults: make sim-grid RECORD=1" \
+		"$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$have") | head -4)"
+fi
 ktap_end
