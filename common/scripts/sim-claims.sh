@@ -40,7 +40,7 @@ FILENAME == hammerfile {
 	next
 }
 FILENAME == labfile {
-	if ($2 == 2 && $3 == 0 && $4 == 0) { m[$1, ++nm[$1]] = $8 }
+	if ($2 == 2 && $3 == 0 && $4 == 0) { m[$1, ++nm[$1]] = $8; mrep[$1, $5] = $8 }
 	next
 }
 {
@@ -150,14 +150,30 @@ END {
 	}
 	mr = cyc("ticket", "hammer", 64) / cyc("today", "hammer", 64)
 	ok(mr >= lo && mr <= hi, sprintf("hammer, N=64: the ticket lock takes %.2fx the cycles of 6.1, within lockhammer'"'"'s four x86 hosts at their largest thread count, 200 ns held and 1000 ns between: %s", mr, hosts))
-	# 14. The model against the lab: N=2, nothing inside or between.
-	for (i = 1; i <= nm["ticket"]; i++) a1[i] = m["ticket", i]
-	for (i = 1; i <= nm["step-7"]; i++) a2[i] = m["step-7", i]
+	# 14. The model against the lab: N=2, nothing inside or between.  On
+	#     a VM the repetitions of the lab fall into placements (where the two
+	#     threads land): the repetitions of the ticket lock split where one is
+	#     more than twice the one below, and each placement gives its own
+	#     ratio, from the repetitions in it (both locks ran in each).  The
+	#     model has one placement: it must agree with the fastest.
 	if (nm["ticket"] && nm["step-7"]) {
-		lr = median(a2, nm["step-7"]) / median(a1, nm["ticket"])
+		n = 0
+		for (r in mrep) { split(r, kk, SUBSEP); if (kk[1] == "ticket" && (("step-7", kk[2]) in mrep)) { n++; tv[n] = mrep[r]; tr[n] = kk[2] } }
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && tv[j - 1] > tv[j]; j--) {
+			t = tv[j]; tv[j] = tv[j - 1]; tv[j - 1] = t; t = tr[j]; tr[j] = tr[j - 1]; tr[j - 1] = t
+		}
+		modes = 1; first[1] = 1
+		for (i = 2; i <= n; i++) if (tv[i] > 2 * tv[i - 1]) first[++modes] = i
+		first[modes + 1] = n + 1; text = ""
+		for (q = 1; q <= modes; q++) {
+			k1 = 0
+			for (i = first[q]; i < first[q + 1]; i++) { k1++; b1[k1] = tv[i]; b2[k1] = mrep["step-7", tr[i]] }
+			lr = median(b2, k1) / median(b1, k1)
+			text = text sprintf("%s%.2fx (%d of %d repetitions, ticket %.1f Mops/s)", text == "" ? "" : ", ", lr, k1, n, median(b1, k1))
+		}
 		mr = cyc("ticket", "heavy", 2) / cyc("step-7", "heavy", 2)
 		ok(lr < 1 && mr < 1 && mr / lr > 0.67 && mr / lr < 1.5,
-		   sprintf("N=2, nothing inside or between: step 7 runs at %.2fx the ticket lock in the model and at %.2fx on this machine (make lab-bench, median Mops/s)", mr, lr))
+		   sprintf("N=2, nothing inside or between: step 7 runs at %.2fx the ticket lock in the model and at %.2fx on this machine in its fastest placement (make lab-bench; by placement: %s)", mr, lr, text))
 	} else
 		ok(0, "the recorded lab benchmark has no two-thread heavy run of ticket and step-7")
 	# 15. Uncontended (one CPU, heavy): Long wrote "slightly better than the

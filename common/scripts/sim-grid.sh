@@ -14,7 +14,8 @@
 # and table.md: a row a claim, a column a run, and where it holds.  Then
 # compares table.md with the recorded book/sim/grid/table.md (--record
 # writes it).  13 runs of make sim-bench: about 8 minutes on 2 cores.
-# --table: no runs, the table again from the last runs' claims.
+# --table: no runs: the claims checked again on the last runs' results,
+# and the table.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -38,8 +39,10 @@ t0=$(date +%s) i=0
 [ "$table_only" -eq 1 ] || say "sim-grid: make sim-bench ${#runs[@]} times, one parameter moved at a time, every claim checked on each"
 for r in "${runs[@]}"; do
 	if [ "$table_only" -eq 1 ]; then
-		[ -s "$out/$(printf '%s' "${r%%:*}" | tr -c 'A-Za-z0-9=\n' '_')/claims.txt" ] ||
+		dir=$out/$(printf '%s' "${r%%:*}" | tr -c 'A-Za-z0-9=\n' '_')
+		[ -s "$dir/results.csv" ] ||
 			die "sim-grid --table: no run ${r%%:*} in ${out#"$TOP"/}: run make sim-grid first"
+		"$TOP/common/scripts/sim-claims.sh" "$dir/results.csv" >"$dir/claims.txt" || true
 		continue
 	fi
 	name=${r%%:*} set=${r#*:}
