@@ -16,7 +16,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK MATRIX_STAGES MATRIX_ROWS
 
-.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-sockets sim-record sim-lockhammer sim-grid today bench bench-record matrix series snapshots edit-series export-series mutants recheck book book-dist lab lab-bench lab-uncontended clean distclean
+.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-sockets sim-record sim-lockhammer sim-grid today bench bench-record matrix series snapshots edit-series export-series mutants recheck book book-dist lab lab-bench lab-scale lab-uncontended clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -63,6 +63,8 @@ help:
 	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user),"
 	@echo "                     then the mutants of common/mutants/ in the lab: the lab's kill table"
 	@echo "  make lab-bench     time every step's lock on this machine's cores beside ticket, pthread and MCS locks"
+	@echo "  make lab-scale     the heavy loop of ticket, the last native step, today and MCS on 1..all cores (one"
+	@echo "                     thread per core) beside the cost model's prediction for each N, as ratios to ticket"
 	@echo "  make lab-uncontended instructions and atomics per uncontended lock+unlock of the same locks, counted under"
 	@echo "                     callgrind (and perf stat where it counts cycles), against book/lab/uncontended/ (RECORD=1 writes it)"
 	@echo "  make sim-bench     what every lock costs under contention on 1 to 64 simulated CPUs: cache-line"
@@ -189,6 +191,9 @@ lab:
 
 lab-bench:
 	@$(SCRIPTS)/lab-bench.sh
+
+lab-scale:
+	@$(SCRIPTS)/lab-scale.sh
 
 lab-uncontended:
 	@$(SCRIPTS)/lab-uncontended.sh $(if $(RECORD),--record)

@@ -147,6 +147,7 @@ run "the book's recorded checker traces: each command, run again, prints what it
 run "the cost model's claims (sim-bench, sim-overcommit, sim-sockets): the recorded results pass, doctored ones fail the claim they attack" common/tests/sim-claims.sh
 run "the cost model's headline figures move at most 5% for one cycle more of any class of operation; the first edition's schedule does not" common/tests/sim-robust.sh
 run "the cost model against lockhammer: one host's predictions keep their stated bounds and the record, doctored data is refused" common/tests/sim-lockhammer.sh
+run "make lab-scale's probe of the host: cores and sockets read from fake sysfs trees" common/tests/lab-scale-topology.sh
 run "make lab-uncontended: every lock's instructions and atomics per lock+unlock as book/lab/uncontended/results.csv records them; doctored records and bad arguments are refused" common/tests/lab-uncontended.sh
 
 flush all
