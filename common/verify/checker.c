@@ -1595,10 +1595,6 @@ static void cost_acquired(const struct task *t, u64 asked)
 	lock_socket = socket;
 }
 
-/*
- * -k: data in the lock's own line, its last 16 bytes (a nested level's
- * lock in a search; the cost model has one level).
- */
 static int cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -1614,6 +1610,10 @@ static u64 percentile(unsigned int pct)
 	return nwaits ? waits[rank ? rank - 1 : 0] : 0;
 }
 
+/*
+ * -k: data in the lock's own line, its last 16 bytes (a nested level's
+ * lock in a search; the cost model has one level).
+ */
 static int *lock_line_data(void)
 {
 	return (int *)(arena + LOCKS_OFF + COST_LINE - 16);
@@ -3225,8 +3225,12 @@ static int cost_run(void)
 		if (tasks[i].cpu != i)
 			abort();	/* the host's vCPU i is task i */
 	if (cfg.sockets > cfg.cpus || cfg.cpus % cfg.sockets) {
-		fprintf(stderr, "verify: -D %d sockets for %d CPUs: the sockets must divide the CPUs (1, 2, 4, 8 sockets for 8, 16, 32, 64 CPUs)\n",
+		fprintf(stderr, "verify: -D %d sockets for %d CPUs: the sockets must divide the CPUs; valid:",
 			cfg.sockets, cfg.cpus);
+		for (i = 1; i <= 8 && i <= cfg.cpus; i++)
+			if (cfg.cpus % i == 0)
+				fprintf(stderr, " %d", i);
+		fprintf(stderr, "\n");
 		return 2;
 	}
 	params.transfer = cfg.transfer;

@@ -27,6 +27,8 @@ struct cost_stats cost_stats;
 
 void cost_reset(unsigned int lines, const struct cost_params *params)
 {
+	unsigned int cpu;
+
 	free(line);
 	line = calloc(lines, sizeof(*line));
 	if (!line)
@@ -38,7 +40,7 @@ void cost_reset(unsigned int lines, const struct cost_params *params)
 	X = params->sockets > 1 ? params->cross : C;
 	per_socket = params->sockets > 1 ? params->cpus / params->sockets : COST_CPUS;
 	memset(socket_cpus, 0, sizeof(socket_cpus));
-	for (unsigned int cpu = 0; cpu < COST_CPUS; cpu++)
+	for (cpu = 0; cpu < COST_CPUS; cpu++)
 		socket_cpus[cost_socket(cpu)] |= 1ULL << cpu;
 	memset(&cost_stats, 0, sizeof(cost_stats));
 }
@@ -69,8 +71,9 @@ int cost_hits(int cpu, unsigned int l, int write)
  * the line is free (the checker's schedule serves a line's requests in
  * the order they were made) and is T to 5T/4 cycles long, T the base of
  * where it comes from: C from a cache of the socket, X from another
- * socket (@far), 2C from memory, 2C + X - C from another socket's.  A write keeps the line that long; a read keeps it
- * read_pct percent of that.  The spread is a fixed function of the line
+ * socket (@far), 2C from memory, 2C + X - C from another socket's.  A
+ * write keeps the line that long; a read keeps it read_pct percent of
+ * that.  The spread is a fixed function of the line
  * and how many it has served, so the same run gives the same result,
  * and two CPUs cannot stay in lock-step for ever the way exact costs
  * would keep them.
