@@ -388,7 +388,7 @@ awk -F, -v hosts="$hosts" -v subset="$subset" -v boundsf="$out/bounds.txt" -v cr
 			ok(cw[h] + 0 >= bc[h], sprintf("%s: the crossover within 2 threads on %d of %d hold/work pairs (bound: at least %d)", name, cw[h], nc[h], bc[h]))
 		}
 		if (!subset)
-			printf "# issue 31'"'"'s target, every point within 20%% and every crossover within 2 threads: %s (%d of %d points, %d of %d crossovers)\n", nw["all"] == np["all"] && cw["all"] == nc["all"] ? "met" : "not met", nw["all"], np["all"], cw["all"], nc["all"]
+			printf "# the target, every point within 20%% and every crossover within 2 threads: %s (%d of %d points, %d of %d crossovers)\n", nw["all"] == np["all"] && cw["all"] == nc["all"] ? "met" : "not met", nw["all"], np["all"], cw["all"], nc["all"]
 		exit bad ? 1 : 0
 	}' "$out/bounds.txt" "$out/cross.txt" "$pcsv" >"$claimsf" || claims_rc=1
 
@@ -440,7 +440,7 @@ awk -F, -v CAL="$CAL" -v calf="$cal" -v gridf="$gridf" -v crossf="$out/cross.txt
 		print ""
 		print "### The cost model against lockhammer: the summary"
 		print ""
-		printf "**%d of %d points within 20%%** of the measured median (%.0f%%; %d of them at 1 thread, where the model adds nothing but the hold and the work to the offset). Issue 31'"'"'s target was every point. %d points predicted too low (below 0.8x), %d of them at 10 threads or more; %d too high (above 1.2x), %d of them the lock alone at 2 threads (%.2fx to %.2fx: two SMT siblings of one core).\n\n", nw, np, 100 * nw / np, bw["all", "1"], low, l10, high, h2, h2lo, h2hi
+		printf "**%d of %d points within 20%%** of the measured median (%.0f%%; %d of them at 1 thread, where the model adds nothing but the hold and the work to the offset). The target was every point. %d points predicted too low (below 0.8x), %d of them at 10 threads or more; %d too high (above 1.2x), %d of them the lock alone at 2 threads (%.2fx to %.2fx: two SMT siblings of one core).\n\n", nw, np, 100 * nw / np, bw["all", "1"], low, l10, high, h2, h2lo, h2hi
 		s1 = "| threads"; s2 = "|:--"
 		for (j = 1; j <= npair; j++) { s1 = s1 " | " P[j]; s2 = s2 "|--:" }
 		print s1 " | all |"; print s2 "|--:|"
