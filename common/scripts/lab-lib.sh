@@ -80,6 +80,24 @@ lab_compile() {
 	"$CC" "$@" -c "$src" -o "$obj" >>"$out/build.log" 2>&1
 }
 
+# bench_link O QSPINLOCK.C WHAT: O/bench from QSPINLOCK.C and bench.c
+# with FLAGS and CC (lab_flags, or bench_build_today's), and ticket.c
+# against the pristine tree's headers; stops, naming WHAT and the log,
+# if it does not compile.  -Wno-pointer-sign for ticket.c as in the
+# kernel's Makefile: the ticket lock's trylock passes its u32 to
+# atomic_try_cmpxchg()'s int *.
+bench_link() {
+	local o=$1 src=$2 what=$3 tflags
+	tflags=("${CFLAGS[@]}" -Wno-pointer-sign -DCONFIG_NR_CPUS=64 -I "$SHIMSRC/include" -I "$PRISTINE/include")
+	if ! { lab_compile "$o" "$src" "$o/qspinlock.o" "${FLAGS[@]}" &&
+		lab_compile "$o" "$LABSRC/bench.c" "$o/bench.o" "${FLAGS[@]}" &&
+		lab_compile "$o" "$LABSRC/ticket.c" "$o/ticket.o" "${tflags[@]}" &&
+		"$CC" -static -pthread -o "$o/bench" "$o/qspinlock.o" "$o/bench.o" "$o/ticket.o" >>"$o/build.log" 2>&1; }; then
+		grep -m3 -E 'error|warning' "$o/build.log" >&2 || true
+		die "the benchmark of $what does not compile (log: ${o#"$TOP"/}/build.log)"
+	fi
+}
+
 # bench_build DIR [STEP...]: the host benchmark (common/lab/bench.c) of
 # every step with a queued spinlock, or of the STEPs given (numbers), one
 # binary a step in DIR/bench-NN/bench: the step's qspinlock.c and bench.c
@@ -89,7 +107,7 @@ lab_compile() {
 # not compile.  lab-bench.sh times these binaries, lab-uncontended.sh
 # counts their instructions.
 bench_build() {
-	local dir=$1 d n o tflags
+	local dir=$1 d n o
 	shift
 	"$TOP/common/scripts/pristine.sh"
 	BENCH_LOCKS=() BENCH_BINS=()
@@ -101,16 +119,7 @@ bench_build() {
 		rm -rf "$o"
 		mkdir -p "$o"
 		lab_flags "$d/tree" nr64 x86_64 "$o"
-		# -Wno-pointer-sign as in the kernel's Makefile: the ticket lock's
-		# trylock passes its u32 to atomic_try_cmpxchg()'s int *.
-		tflags=("${CFLAGS[@]}" -Wno-pointer-sign -DCONFIG_NR_CPUS=64 -I "$SHIMSRC/include" -I "$PRISTINE/include")
-		if ! { lab_compile "$o" "$d/tree/kernel/locking/qspinlock.c" "$o/qspinlock.o" "${FLAGS[@]}" &&
-			lab_compile "$o" "$LABSRC/bench.c" "$o/bench.o" "${FLAGS[@]}" &&
-			lab_compile "$o" "$LABSRC/ticket.c" "$o/ticket.o" "${tflags[@]}" &&
-			"$CC" -static -pthread -o "$o/bench" "$o/qspinlock.o" "$o/bench.o" "$o/ticket.o" >>"$o/build.log" 2>&1; }; then
-			grep -m3 -E 'error|warning' "$o/build.log" >&2 || true
-			die "the benchmark of step $n does not compile (log: ${o#"$TOP"/}/build.log)"
-		fi
+		bench_link "$o" "$d/tree/kernel/locking/qspinlock.c" "step $n"
 		BENCH_LOCKS+=("step-$n")
 		BENCH_BINS+=("$o/bench")
 	done
@@ -138,7 +147,7 @@ bench_build() {
 # atomic_try_cmpxchg_relaxed()'s int *.  Not used by lab-uncontended.sh,
 # whose recorded counts have no today row.
 bench_build_today() {
-	local dir=$1 o f tflags
+	local dir=$1 o f
 	"$TOP/common/scripts/pristine.sh"
 	o=$dir/bench-today
 	rm -rf "$o"
@@ -154,14 +163,7 @@ bench_build_today() {
 		-I "$o/include" -I "$SHIMSRC/include" -I "$TOP/common/verify/today"
 		-iquote "$PRISTINE/kernel/locking" -include lab-today.h)
 	echo "asm/qspinlock.h: ${PRISTINE#"$TOP"/}/arch/x86/include (6.1's own, copied to ${o#"$TOP"/}/include)" >"$o/build.log"
-	tflags=("${CFLAGS[@]}" -Wno-pointer-sign -DCONFIG_NR_CPUS=64 -I "$SHIMSRC/include" -I "$PRISTINE/include")
-	if ! { lab_compile "$o" "$PRISTINE/kernel/locking/qspinlock.c" "$o/qspinlock.o" "${FLAGS[@]}" &&
-		lab_compile "$o" "$LABSRC/bench.c" "$o/bench.o" "${FLAGS[@]}" &&
-		lab_compile "$o" "$LABSRC/ticket.c" "$o/ticket.o" "${tflags[@]}" &&
-		"$CC" -static -pthread -o "$o/bench" "$o/qspinlock.o" "$o/bench.o" "$o/ticket.o" >>"$o/build.log" 2>&1; }; then
-		grep -m3 -E 'error|warning' "$o/build.log" >&2 || true
-		die "the benchmark of 6.1's own lock (today) does not compile (log: ${o#"$TOP"/}/build.log)"
-	fi
+	bench_link "$o" "$PRISTINE/kernel/locking/qspinlock.c" "6.1's own lock (today)"
 	# shellcheck disable=SC2034 # read by lab-bench.sh
 	BENCH_TODAY_BIN=$o/bench
 }

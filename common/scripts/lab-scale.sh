@@ -169,11 +169,7 @@ say "lab scale: building the cost model's ${locks[*]} into ${OUT#"$TOP"/}"
 build_checker
 declare -A model
 for l in "${locks[@]}"; do
-	case $l in
-	today) r=$(build "$PRISTINE" nr64 sim-today) ;;
-	step-*) r=$(build "$(step_dir "${l#step-}")/tree" nr64 "sim-$l") ;;
-	*) r=$(build_other "$l") ;;
-	esac || die "lab scale: the model of $l $r"
+	r=$(build_sim_lock "$l") || die "lab scale: the model of $l $r"
 	model[$l]=$r
 done
 

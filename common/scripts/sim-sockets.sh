@@ -61,11 +61,7 @@ mkdir -p "$out"
 rm -f "$out/claims.txt"
 declare -A bin
 for l in "${locks[@]}"; do
-	case $l in
-	today) r=$(build "$PRISTINE" nr64 sim-today) ;;
-	step-*) r=$(build "$(step_dir "${l#step-}")/tree" nr64 "sim-$l") ;;
-	*) r=$(build_other "$l") ;;
-	esac || die "sim-sockets: $l $r"
+	r=$(build_sim_lock "$l") || die "sim-sockets: $l $r"
 	bin[$l]=$r
 done
 

@@ -100,19 +100,7 @@ mkdir -p "$out/logs"
 rm -f "$out/claims.txt"	# written again only by a run of the recorded model
 declare -A bin
 for l in "${locks[@]}"; do
-	case $l in
-	today) r=$(build "$PRISTINE" nr64 sim-today) ;;
-	step-*-nr16k)
-		s=${l#step-}
-		sdir=$(step_dir "${s%-nr16k}")
-		r=$(build "$sdir/tree" nr16k "sim-$l")
-		;;
-	step-*)
-		sdir=$(step_dir "${l#step-}")
-		r=$(build "$sdir/tree" nr64 "sim-$l")
-		;;
-	*) r=$(build_other "$l") ;;
-	esac || die "sim: $l $r"
+	r=$(build_sim_lock "$l") || die "sim: $l $r"
 	bin[$l]=$r
 done
 

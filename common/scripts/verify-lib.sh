@@ -141,6 +141,23 @@ SOCKET_LOCKS=(cna)
 
 # build_other LOCK: build/verify/LOCK/verify for one of OTHER_LOCKS, or a
 # FAIL reason.
+# build_sim_lock NAME: build/verify/.../verify for one lock of the cost
+# model's tables, by its name there: today (6.1's own lock), step-N,
+# step-N-nr16k (the one-bit layout), or one of OTHER_LOCKS and
+# SOCKET_LOCKS; prints its path, or a FAIL reason (and returns 1).
+build_sim_lock() {
+	local s
+	case $1 in
+	today) build "$PRISTINE" nr64 sim-today ;;
+	step-*-nr16k)
+		s=${1#step-}
+		build "$(step_dir "${s%-nr16k}")/tree" nr16k "sim-$1"
+		;;
+	step-*) build "$(step_dir "${1#step-}")/tree" nr64 "sim-$1" ;;
+	*) build_other "$1" ;;
+	esac
+}
+
 build_other() {
 	local lock=$1 out=$OUT/$1 flags
 	flags=("${CFLAGS[@]}" -DCONFIG_NR_CPUS=64 -I "$VSRC" -I "$SHIMSRC/include")
