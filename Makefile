@@ -1,12 +1,19 @@
 # qspinlock, step by step: the reader's interface.  Run `make help`.
 #
-# Every target is a thin call into common/scripts/ (or qemu/), where each
-# job lives once.  Variables: ARCH (x86_64, sparc64), DURATION (seconds per
+# Every target is a thin call into its product's folder, where each job
+# lives once: common/boot/ (steps, boots, verdicts), common/checker/,
+# common/costmodel/, common/lab/, book/tools/, and common/harness/ (check,
+# test, deps).  Variables: ARCH (x86_64, sparc64), DURATION (seconds per
 # torture run), CPUS (x86_64 vCPUs), KVM=1 (opt-in; stops at once where
 # the host cannot run a KVM guest).
 
 SHELL := /bin/bash
-SCRIPTS := common/scripts
+BOOT := common/boot
+HARNESS := common/harness
+CHECKER := common/checker
+COSTMODEL := common/costmodel
+LAB := common/lab
+BOOK := book/tools
 # The knobs with names other tools use too are taken from make's command
 # line (make step-8 ARCH=sparc64 CPUS=2), or from the environment under
 # the project's own name (QSL_ARCH, QSL_CPUS, ...): an ARCH exported in a
@@ -23,10 +30,10 @@ help:
 	@echo "qspinlock, step by step - the Linux queued spinlock re-derived in $(words $(wildcard steps/[0-9][0-9]-*)) patches"
 	@echo
 	@echo "  make step-N        build step N, boot it in QEMU under the torture plan, PASS/FAIL"
-	@echo "                     (N = $$(. $(SCRIPTS)/lib.sh; valid_steps); ARCH=sparc64 for the big-endian boot)"
-	@echo "  make step-N+BUG    the same for step N with the mutant common/mutants/BUG.patch on top"
+	@echo "                     (N = $$(. $(BOOT)/lib.sh; valid_steps); ARCH=sparc64 for the big-endian boot)"
+	@echo "  make step-N+BUG    the same for step N with the mutant common/boot/mutants/BUG.patch on top"
 	@echo "  make today         the same for the pristine 6.1 tree: 6.1's own qspinlock, the anchor"
-	@echo "  make matrix        steps 8 and 10 built and booted under the configurations of common/matrix.tsv:"
+	@echo "  make matrix        steps 8 and 10 built and booted under the configurations of common/boot/matrix.tsv:"
 	@echo "                     PREEMPT, DEBUG_SPINLOCK, lockdep, KCSAN, KASAN, NR_CPUS=8192, 8 vCPUs"
 	@echo "                     (MATRIX_STAGES=\"8 10\" MATRIX_ROWS=\"lockdep kcsan\"; each config row is a kernel build of its own)"
 	@echo "  make shell-N       boot step N's kernel into a busybox shell (Ctrl-A X quits)"
@@ -34,14 +41,14 @@ help:
 	@echo "  make series        write the patch series and its cover letter to build/series/ for git am"
 	@echo "  make check         fast checks, no kernel build: verdict tests, snapshots, checkpatch, shellcheck"
 	@echo "  make test          make check, the book, the checker, the lab (short), the boots of stages"
-	@echo "                     $$(. $(SCRIPTS)/lib.sh; expect_rows step arch default | awk -F'\t' '($$3 == "yes" || $$3 == "test") && !($$1 in s) { s[$$1]; printf "%s ", $$1 }')(the rest: make step-N, make soak), a smoke bench,"
+	@echo "                     $$(. $(BOOT)/lib.sh; expect_rows step arch default | awk -F'\t' '($$3 == "yes" || $$3 == "test") && !($$1 in s) { s[$$1]; printf "%s ", $$1 }')(the rest: make step-N, make soak), a smoke bench,"
 	@echo "                     and the negative controls: what CI runs"
 	@echo "  make ktap-record   run make check, and keep its output and the last make test's for make check's"
-	@echo "                     KTAP test (common/tests/ktap/: kunit.py parse must read them whole)"
+	@echo "                     KTAP test (common/harness/tests/ktap/: kunit.py parse must read them whole)"
 	@echo "  make soak          every step and today booted as make test boots them, DURATION=60 s a run instead of 5"
-	@echo "  make bench         $$(. $(SCRIPTS)/lib.sh; table_stages bench | sed 's/\([0-9][0-9]*\)/step-\1/g') at 1, 2, 4 vCPUs, REPS=3 interleaved: table, CSV, plot"
+	@echo "  make bench         $$(. $(BOOT)/lib.sh; table_stages bench | sed 's/\([0-9][0-9]*\)/step-\1/g') at 1, 2, 4 vCPUs, REPS=3 interleaved: table, CSV, plot"
 	@echo "  make bench-record  copy the last full bench and lab-bench results into book/bench/"
-	@echo "  make mutants       boot step $$(. $(SCRIPTS)/lib.sh; mutant_base_step) unmutated, then with each bug of common/mutants/; print the kill table"
+	@echo "  make mutants       boot step $$(. $(BOOT)/lib.sh; mutant_base_step) unmutated, then with each bug of common/boot/mutants/; print the kill table"
 	@echo "  make recheck       judge every recorded boot in build/runs/ again (RUNS=\"dir ...\" for some; UPDATE=1 records"
 	@echo "                     the new verdicts, otherwise the recorded ones stay)"
 	@echo "  make book          render book/ to HTML and EPUB in build/book/"
@@ -49,19 +56,19 @@ help:
 	@echo "                     tarball of all three for a release, in build/book-dist/ (nothing to build to read it)"
 	@echo "  make book-runs     record again what the book includes from runs: checker traces, kill tables, verdicts"
 	@echo "                     (FILES=\"checker lab build boot NAME...\" for some; RUNROOT=DIR: boots recorded there)"
-	@echo "  make verify        the lock checker: steps $$(. $(SCRIPTS)/lib.sh; lab_steps | tr ' ' ',') and today on simulated CPUs, every interleaving of small"
+	@echo "  make verify        the lock checker: steps $$(. $(BOOT)/lib.sh; lab_steps | tr ' ' ',') and today on simulated CPUs, every interleaving of small"
 	@echo "                     configurations (and PCT for large ones) under SC, TSO and a weak model, its litmus"
 	@echo "                     tests and audit, each step's coverage (gcov), then the reference search, the LKMM suite and its kill table"
 	@echo "  make verify-N      the lock checker on step N only, or on 6.1's own lock (verify-today)"
 	@echo "                     (MODELS=\"sc tso weak\" CONFIGS=\"c3a1 ... litmus audit\")"
 	@echo "  make verify-mutants the checker's kill table alone (MUTANTS=\"a b\" for some)"
 	@echo "  make verify-ref    the checker against its reference search: the same behaviours on every small configuration"
-	@echo "  make verify-faults the checker's planted faults (common/verify/faults/): each must be killed"
+	@echo "  make verify-faults the checker's planted faults (common/checker/faults/): each must be killed"
 	@echo "  make verify-lkmm   the LKMM litmus suite of the 6.1 tree, translated, under every model (STEP=N: on step N's lock)"
 	@echo "  make verify-pin    record the checker's pinned counts again (SHORT=1: only what make test runs)"
 	@echo "  make verify-coverage which lines of each step's lock the checker's rows reach, per model (SHORT=1: make test's rows)"
 	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user),"
-	@echo "                     then the mutants of common/mutants/ in the lab: the lab's kill table"
+	@echo "                     then the mutants of common/boot/mutants/ in the lab: the lab's kill table"
 	@echo "  make lab-bench     time every step's lock on this machine's cores beside ticket, pthread and MCS locks"
 	@echo "  make lab-scale     the heavy loop of ticket, the last native step, today and MCS on 1..all cores (one"
 	@echo "                     thread per core) beside the cost model's prediction for each N, as ratios to ticket"
@@ -86,126 +93,126 @@ help:
 	@echo "  make clean         remove build/ except the extracted pristine tree (run directories too)"
 	@echo "  make distclean     remove build/ whole"
 	@echo
-	@echo "  DURATION=$$(. $(SCRIPTS)/lib.sh; echo $$DURATION_DEFAULT) (s per torture run)  CPUS=4 (x86_64 vCPUs)  ARCH=x86_64|sparc64  KVM=1"
+	@echo "  DURATION=$$(. $(BOOT)/lib.sh; DURATION= duration_for step) (s per torture run)  CPUS=4 (x86_64 vCPUs)  ARCH=x86_64|sparc64  KVM=1"
 	@echo "  (ARCH, CPUS, PLAN, MS, HOLD, THINK: on this command line, or exported as QSL_ARCH, QSL_CPUS, ...)"
 
 step-%:
-	@$(SCRIPTS)/step.sh "$*" $(ARCH)
+	@$(BOOT)/step.sh "$*" $(ARCH)
 
 verify:
-	@$(SCRIPTS)/verify.sh --coverage $(if $(MODELS),--models "$(MODELS)") $(if $(CONFIGS),--configs "$(CONFIGS)") && \
-		$(SCRIPTS)/verify-ref.sh && $(SCRIPTS)/verify-lkmm.sh && $(SCRIPTS)/verify-mutants.sh
+	@$(CHECKER)/verify.sh --coverage $(if $(MODELS),--models "$(MODELS)") $(if $(CONFIGS),--configs "$(CONFIGS)") && \
+		$(CHECKER)/verify-ref.sh && $(CHECKER)/verify-lkmm.sh && $(CHECKER)/verify-mutants.sh
 
 verify-ref:
-	@$(SCRIPTS)/verify-ref.sh
+	@$(CHECKER)/verify-ref.sh
 
 verify-faults:
-	@$(SCRIPTS)/verify-faults.sh $(FAULTS)
+	@$(CHECKER)/verify-faults.sh $(FAULTS)
 
 verify-lkmm:
-	@$(SCRIPTS)/verify-lkmm.sh $(if $(STEP),--step "$(STEP)") $(if $(MODELS),--models "$(MODELS)")
+	@$(CHECKER)/verify-lkmm.sh $(if $(STEP),--step "$(STEP)") $(if $(MODELS),--models "$(MODELS)")
 
 verify-coverage:
-	@$(SCRIPTS)/verify-coverage.sh $(if $(SHORT),--short)
+	@$(CHECKER)/verify-coverage.sh $(if $(SHORT),--short)
 
 verify-pin:
-	@$(SCRIPTS)/verify-pin.sh $(if $(SHORT),--short)
+	@$(CHECKER)/verify-pin.sh $(if $(SHORT),--short)
 
 verify-mutants:
-	@$(SCRIPTS)/verify-mutants.sh $(MUTANTS)
+	@$(CHECKER)/verify-mutants.sh $(MUTANTS)
 
 verify-%:
-	@$(SCRIPTS)/verify.sh $(if $(MODELS),--models "$(MODELS)") $(if $(CONFIGS),--configs "$(CONFIGS)") "$*"
+	@$(CHECKER)/verify.sh $(if $(MODELS),--models "$(MODELS)") $(if $(CONFIGS),--configs "$(CONFIGS)") "$*"
 
 today:
-	@$(SCRIPTS)/step.sh today $(ARCH)
+	@$(BOOT)/step.sh today $(ARCH)
 
 shell-%:
-	@$(SCRIPTS)/shell.sh "$*" $(or $(ARCH),x86_64)
+	@$(BOOT)/shell.sh "$*" $(or $(ARCH),x86_64)
 
 diff-%:
-	@$(SCRIPTS)/diff.sh "$*"
+	@$(BOOT)/diff.sh "$*"
 
 series:
-	@$(SCRIPTS)/series.sh
+	@$(BOOT)/series.sh
 
 snapshots:
-	@$(SCRIPTS)/snapshot.sh
+	@$(BOOT)/snapshot.sh
 
 edit-series:
-	@$(SCRIPTS)/edit-series.sh
+	@$(BOOT)/edit-series.sh
 
 export-series:
-	@$(SCRIPTS)/export-series.sh
+	@$(BOOT)/export-series.sh
 
 deps:
-	@$(SCRIPTS)/deps.sh kernel x86_64 sparc64 check book screens lab uncontended bench verify lint && echo "deps: OK"
+	@$(HARNESS)/deps.sh kernel x86_64 sparc64 check book screens lab uncontended bench verify lint && echo "deps: OK"
 
 check:
-	@$(SCRIPTS)/check.sh
+	@$(HARNESS)/check.sh
 
 bench:
-	@$(SCRIPTS)/bench.sh
+	@$(BOOT)/bench.sh
 
 bench-record:
-	@$(SCRIPTS)/bench-record.sh
+	@$(BOOT)/bench-record.sh
 
 matrix:
-	@$(SCRIPTS)/matrix.sh
+	@$(BOOT)/matrix.sh
 
 sim-bench:
-	@$(SCRIPTS)/sim.sh
+	@$(COSTMODEL)/sim.sh
 
 sim-overcommit:
-	@$(SCRIPTS)/sim-overcommit.sh
+	@$(COSTMODEL)/sim-overcommit.sh
 
 sim-sockets:
-	@$(SCRIPTS)/sim-sockets.sh
+	@$(COSTMODEL)/sim-sockets.sh
 
 sim-record:
-	@$(SCRIPTS)/sim-record.sh
+	@$(COSTMODEL)/sim-record.sh
 
 sim-lockhammer:
-	@$(SCRIPTS)/sim-lockhammer.sh $(if $(RECORD),--record)
+	@$(COSTMODEL)/sim-lockhammer.sh $(if $(RECORD),--record)
 
 sim-grid:
-	@$(SCRIPTS)/sim-grid.sh $(if $(RECORD),--record)
+	@$(COSTMODEL)/sim-grid.sh $(if $(RECORD),--record)
 
 mutants:
-	@$(SCRIPTS)/mutants.sh $(MUTANTS)
+	@$(BOOT)/mutants.sh $(MUTANTS)
 
 recheck:
-	@$(SCRIPTS)/recheck.sh $(if $(UPDATE),--update) $(RUNS)
+	@$(BOOT)/recheck.sh $(if $(UPDATE),--update) $(RUNS)
 
 book:
-	@$(SCRIPTS)/book.sh
+	@$(BOOK)/book.sh
 
 book-dist:
-	@$(SCRIPTS)/book-dist.sh
+	@$(BOOK)/book-dist.sh
 
 book-runs:
-	@$(SCRIPTS)/book-runs.sh $(if $(RUNROOT),--runs "$(RUNROOT)") $(FILES)
+	@$(BOOK)/book-runs.sh $(if $(RUNROOT),--runs "$(RUNROOT)") $(FILES)
 
 lab:
-	@$(SCRIPTS)/lab.sh && $(SCRIPTS)/lab-mutants.sh
+	@$(LAB)/lab.sh && $(LAB)/lab-mutants.sh
 
 lab-bench:
-	@$(SCRIPTS)/lab-bench.sh
+	@$(LAB)/lab-bench.sh
 
 lab-scale:
-	@$(SCRIPTS)/lab-scale.sh
+	@$(LAB)/lab-scale.sh
 
 lab-uncontended:
-	@$(SCRIPTS)/lab-uncontended.sh $(if $(RECORD),--record)
+	@$(LAB)/lab-uncontended.sh $(if $(RECORD),--record)
 
 test:
-	@$(SCRIPTS)/test.sh
+	@$(HARNESS)/test.sh
 
 soak:
-	@$(SCRIPTS)/soak.sh
+	@$(BOOT)/soak.sh
 
 ktap-record:
-	@$(SCRIPTS)/ktap-record.sh
+	@$(HARNESS)/ktap-record.sh
 
 # everything in build/ but the pristine tree and its manifest, which take
 # the longest to make again

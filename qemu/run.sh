@@ -14,24 +14,19 @@
 # QEMU_CPU (x86_64: QEMU's -cpu; step.sh's second boot of a step with a
 # "bare" column clears the hypervisor bit with it).
 set -eu
-. "$(dirname "$0")/../common/scripts/lib.sh"
+. "$(dirname "$0")/../common/boot/lib.sh"
 
 n=$(stage "$1")
 arch=$2
 mode=$3
 KERNEL_OBJ=$(obj_dir "$n" "$arch")
 INITRD=$KERNEL_OBJ/qsl-initramfs.cpio
-case $arch in
-x86_64) CPUS=${CPUS:-4} ;;
-sparc64) CPUS=1 ;;
-esac
-DURATION=${DURATION:-$DURATION_DEFAULT}
+CPUS=$(vcpus_for "$arch")
+DURATION=$(duration_for step)
 PLAN=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
 QSLTORTURE=${QSLTORTURE:-on}
 GRACE=${QSL_GRACE:-120}
 check_number QSL_GRACE "$GRACE" 10 3600
-check_number CPUS "$CPUS" 1 8
-check_number DURATION "$DURATION" 1 3600
 ACCEL=tcg,thread=multi
 if [ "${KVM:-0}" = 1 ]; then
 	check_kvm
@@ -71,10 +66,16 @@ timeout -k 10 "$limit" "$QEMU_BIN" "${QEMU_ARGS[@]}" \
 	-display none -monitor none -serial stdio </dev/null >"$log" 2>"$dir/qemu.stderr" &
 qpid=$!
 # Show the reader what matters as it comes: our lines, torture statistics,
-# and anything that looks bad.
+# and anything that looks bad.  A line a healthy TCG run prints that looks
+# alarming is named as expected, once: the kernel's "NMI handler ... took
+# too long" (an emulated CPU runs qsl_torture's NMI handler slowly; the
+# verdict does not count it).
 tail -n +1 -f --pid="$qpid" "$log" 2>/dev/null |
 	grep --line-buffered -E "QSL: |Writes:|Reads :|End of test|qsl_torture|$BADNESS_RE" |
-	sed -u 's/^/    | /' >&2 &
+	awk '{ print "    | " $0 }
+	     !nmi && /NMI handler .* took too long/ {
+		print "    | (expected under TCG: emulated CPUs run the NMI handler slowly; not a failure)"; nmi = 1 }
+	     { fflush() }' >&2 &
 tpid=$!
 set +e
 wait "$qpid"

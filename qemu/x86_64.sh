@@ -7,7 +7,7 @@
 #
 # The firmware is qboot (qemu-system-data's qboot.rom), not SeaBIOS:
 # its MP table lists every vCPU, so the kernels need no ACPI
-# (common/config/x86_64.config), and it reaches the kernel sooner.
+# (common/boot/config/x86_64.config), and it reaches the kernel sooner.
 # tsc=reliable: without ACPI there is no HPET, and the TSC is the only
 # clocksource fine enough for the hrtimers qsl_torture fires every few
 # hundred microseconds.  The kernel would otherwise distrust it, because

@@ -3,7 +3,7 @@
  * lab.c - the userspace lock lab's driver.
  *
  * Linked with one step's kernel/locking/qspinlock.c, compiled unmodified
- * against the shim in common/shim/include, this program runs the step's
+ * against the shim in common/checker/shim/include, this program runs the step's
  * queued spinlock (the fast paths of its <asm/qspinlock.h>, the slowpath
  * of its qspinlock.c) the way qsl_torture runs it in the kernel, with
  * threads for CPUs and signal handlers for interrupts:

@@ -4,7 +4,7 @@
  * prefetches the next queue node for writing; on x86 prefetchw() is a
  * PREFETCHW where the CPU has X86_FEATURE_3DNOWPREFETCH, as every x86_64
  * CPU the lab is meant for has (AMD since K8, Intel since Broadwell).
- * The lock checker's stand-in (common/verify/today/linux/prefetch.h)
+ * The lock checker's stand-in (common/checker/today/linux/prefetch.h)
  * drops it, which changes no value; here it is timed, so it is kept.
  */
 #ifndef _LAB_TODAY_LINUX_PREFETCH_H

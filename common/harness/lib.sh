@@ -1,0 +1,193 @@
+# shellcheck shell=bash
+# The harness every product sources (through its own lib.sh): messages,
+# paths, KTAP, tables by column and the one probe of who and what the
+# host is.  It sets TOP and BUILD and knows nothing of steps or kernels.
+
+# A die() inside $(...) ends only that subshell; with inherit_errexit the
+# subshell's failure is the substitution's status, and an assignment
+# x=$(...) then stops the caller under set -e.  A substitution inside
+# another command's arguments, a for list or < <(...) would still lose
+# it: the scripts assign first (series_into, below), never nest.
+shopt -s inherit_errexit
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck disable=SC2034 # used by the scripts that source this file
+BUILD=${QSL_BUILD:-$TOP/build}
+
+say() { printf '==> %s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+check_number() { # name value min max
+	case $2 in
+	'' | *[!0-9]*) die "$1=$2 is not a whole number (expected $3..$4)" ;;
+	esac
+	if [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
+		die "$1=$2 is out of range (expected $3..$4)"
+	fi
+}
+
+now() { date +%s; }
+
+# One result format for every harness of make check and make test: KTAP,
+# the kernel's test output format (Documentation/dev-tools/ktap.rst), so
+# that kernel CI tools (6.1's tools/testing/kunit/kunit.py parse) read it,
+# closed by the plain line CI reads.
+#   KTAP version 1
+#   1..2                      the plan, first, where the count is known
+#   ok 1 description
+#   not ok 2 description
+#     # what the failed check printed (its last 25 lines)
+#   NAME: 1 passed, 1 failed
+# ktap_begin NAME [COUNT]; ktap_result RC DESCRIPTION [DETAIL-FILE] for
+# each check (printed at once); ktap_end prints the plan if it was not
+# known at the start (a trailing plan, as TAP allows), and the closing
+# line, and returns 0 only if nothing failed.
+#
+# Nested: a harness that runs another as one of its tests (make test runs
+# make check, the checker, the lab ...) gives it KTAP_SUBTEST=NAME and
+# KTAP_INDENT (four spaces a level) in its environment.  The inner block
+# then begins with "# Subtest: NAME", is indented, and the outer harness
+# closes it with its own "ok N NAME".  Both are for this script's first
+# block only: a script it runs does not inherit them, even one it starts
+# before its block begins (its output, when this script reads it, is
+# plain KTAP).
+KTAP_SUBTEST_OF_THIS=${KTAP_SUBTEST:-${KTAP_SUBTEST_OF_THIS:-}}
+KTAP_INDENT_OF_THIS=${KTAP_INDENT:-${KTAP_INDENT_OF_THIS:-}}
+unset KTAP_SUBTEST KTAP_INDENT
+ktap_begin() { # NAME [COUNT]
+	KTAP_NAME=$1 KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_PLAN=${2:-}
+	KTAP_IN=$KTAP_INDENT_OF_THIS
+	printf '%sKTAP version 1\n' "$KTAP_IN"
+	if [ -n "$KTAP_SUBTEST_OF_THIS" ]; then
+		printf '%s# Subtest: %s\n' "$KTAP_IN" "$KTAP_SUBTEST_OF_THIS"
+		KTAP_SUBTEST_OF_THIS=
+	fi
+	[ -z "$KTAP_PLAN" ] || printf '%s1..%d\n' "$KTAP_IN" "$KTAP_PLAN"
+}
+ktap_result() { # RC DESCRIPTION [DETAIL-FILE]
+	KTAP_N=$((KTAP_N + 1))
+	if [ "$1" -eq 0 ]; then
+		KTAP_PASS=$((KTAP_PASS + 1))
+		printf '%sok %d %s\n' "$KTAP_IN" "$KTAP_N" "$2"
+	else
+		KTAP_FAIL=$((KTAP_FAIL + 1))
+		printf '%snot ok %d %s\n' "$KTAP_IN" "$KTAP_N" "$2"
+		if [ -n "${3:-}" ] && [ -s "$3" ]; then
+			tail -25 "$3" | sed "s/^/$KTAP_IN  # /"
+		fi
+	fi
+}
+# ktap_note TEXT...: diagnostic lines of the block ("# TEXT", indented as
+# its results): a table the reader reads beside the results.
+ktap_note() {
+	local l
+	for l in "$@"; do
+		printf '%s# %s\n' "${KTAP_IN:-$KTAP_INDENT_OF_THIS}" "$l"
+	done
+}
+# ktap_fail_text DESCRIPTION TEXT: a failed check whose detail is TEXT.
+ktap_fail_text() {
+	ktap_result 1 "$1"
+	if [ -n "${2:-}" ]; then
+		printf '%s\n' "$2" | tail -25 | sed "s/^/$KTAP_IN  # /"
+	fi
+}
+ktap_end() {
+	if [ -z "$KTAP_PLAN" ]; then
+		printf '%s1..%d\n' "$KTAP_IN" "$KTAP_N"
+	elif [ "$KTAP_N" -ne "$KTAP_PLAN" ]; then
+		# the plan promised another count: a result went missing
+		KTAP_FAIL=$((KTAP_FAIL + 1))
+		printf '%s# the plan said %d, %d ran\n' "$KTAP_IN" "$KTAP_PLAN" "$KTAP_N"
+	fi
+	printf '%s: %d passed, %d failed\n' "$KTAP_NAME" "$KTAP_PASS" "$KTAP_FAIL"
+	[ "$KTAP_FAIL" -eq 0 ]
+}
+# A harness whose checks print long output of their own (the checker, the
+# lab) keeps its results for the end: ktap_defer RC DESCRIPTION for each,
+# then ktap_replay NAME prints the whole KTAP block, its plan first, and
+# returns as ktap_end.
+KTAP_DEFERRED=()
+ktap_defer() { KTAP_DEFERRED+=("$1"$'\t'"$2"); }
+ktap_replay() {
+	local r
+	ktap_begin "$1" "${#KTAP_DEFERRED[@]}"
+	for r in "${KTAP_DEFERRED[@]}"; do
+		ktap_result "${r%%$'\t'*}" "${r#*$'\t'}"
+	done
+	ktap_end
+}
+
+# field NAME LINE: the value of NAME=value on a line of key=value words
+# (qsl_torture's RESULT line, the lab benchmark's line); empty if absent.
+# In the shell itself, with no process: make check calls it thousands of
+# times.
+field() {
+	local w words
+	read -ra words <<<"$2"
+	for w in "${words[@]}"; do
+		case $w in "$1="*) printf '%s\n' "${w#"$1"=}" ;; esac
+	done
+}
+
+# host_summary: the host's CPU count and model, for benchmark records.
+host_summary() {
+	printf '%s CPUs, %s\n' "$(nproc)" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+}
+
+# tsv_columns FILE COLUMN...: the named columns of a table, one row a
+# line, tab-separated, in the order asked.  The header names the columns
+# (tab-separated): the table's first line that is not a comment, or, in a
+# table whose prose explains it in comments, the last comment line before
+# the first row that holds a tab ("# name<TAB>step<TAB>...").  A column the
+# header does not name stops the caller, naming the file.  Every script
+# reads the project's tables through it, so a column can move or be added
+# without a script counting positions.
+tsv_columns() {
+	local f=$1
+	shift
+	awk -F'\t' -v OFS='\t' -v want="$(IFS=$'\t'; printf '%s' "$*")" -v file="${f#"$TOP"/}" '
+		function header(line,    i, k) {
+			k = split(line, hd, "\t")
+			for (i = 1; i <= k; i++) col[hd[i]] = i
+			n = split(want, w, "\t")
+			for (i = 1; i <= n; i++)
+				if (!(w[i] in col)) { print "error: " file " has no column \"" w[i] "\"" > "/dev/stderr"; bad = 1; exit 1 }
+			h = 1
+		}
+		/^#/ { if (!h && index($0, "\t")) { c = $0; sub(/^# */, "", c); last = c } next }
+		NF == 0 { next }
+		!h && last != "" { header(last) }
+		!h { header($0); next }
+		{ line = ""; for (i = 1; i <= n; i++) line = line (i > 1 ? OFS : "") $col[w[i]]; print line }
+		END {
+			if (bad) exit 1
+			# a table with a header and no rows (no known bug left) is empty
+			if (!h && last != "") header(last)
+			if (!h) { print "error: " file " has no header line naming its columns" > "/dev/stderr"; exit 1 }
+		}' "$f"
+}
+
+# work_starts WHAT: the point where a command stops checking its input and
+# starts real work (extracting or building a tree, compiling, installing).
+# With QSL_INPUT_CHECK_ONLY=1 it stops there instead, so that
+# common/harness/tests/bad-input.sh can drive the real commands and still never
+# start a build when a check has regressed.
+work_starts() {
+	[ "${QSL_INPUT_CHECK_ONLY:-0}" != 1 ] ||
+		die "the input checks let this through and $1 would start now (QSL_INPUT_CHECK_ONLY=1)"
+}
+
+# host_is_root: may this process install packages?  The one probe of who
+# we are: QSL_UID stands in for `id -u`, so that a test can ask as
+# another user from any host.
+host_is_root() { [ "${QSL_UID:-$(id -u)}" -eq 0 ]; }
+
+# pkg_installed PACKAGE: is the Debian package installed?  The one probe
+# of the host's packages: QSL_DPKG_ADMINDIR points dpkg-query at another
+# status database (a test's fake one) instead of /var/lib/dpkg.
+pkg_installed() {
+	dpkg-query ${QSL_DPKG_ADMINDIR:+--admindir="$QSL_DPKG_ADMINDIR"} -W -f='${Status}' "$1" 2>/dev/null |
+		grep -q "install ok installed"
+}
