@@ -26,6 +26,31 @@ run_logged() {
 	"$@"
 }
 
+# Every compile writes its dependencies (-MMD, FILE.d beside FILE.o), so
+# that a build is done again only when something it read has changed, as
+# make would: up_to_date OUTPUT STAMP [INPUT...] is true when OUTPUT
+# exists, OUTPUT.stamp holds STAMP (the build's commands, so a changed
+# flag or source path rebuilds), and no file its .d files name, nor any
+# INPUT, is newer than it.  A second make verify with nothing changed
+# compiles nothing.
+DEPFLAGS=(-MMD)
+up_to_date() {
+	local out=$1 stamp=$2 d f
+	shift 2
+	[ -f "$out" ] && [ -f "$out.stamp" ] && [ "$(cat "$out.stamp")" = "$stamp" ] || return 1
+	for f in "$@"; do
+		[ -e "$f" ] && [ ! "$f" -nt "$out" ] || return 1
+	done
+	for d in "${out%/*}"/*.d; do
+		[ -f "$d" ] || continue
+		while read -r f; do
+			[ -e "$f" ] && [ ! "$f" -nt "$out" ] || return 1
+		done < <(sed -e 's/^[^:]*://' -e 's/\\$//' "$d" | tr ' ' '\n' | grep .)
+	done
+}
+# build_stamp COMMAND-WORDS...: the stamp of a build, from its commands.
+build_stamp() { printf '%q ' "$@" | sha256sum | cut -d' ' -f1; }
+
 # checker_layouts STEP: the layouts the checker compiles STEP (a number,
 # or today) in, one line: nr64, the lock as an x86 kernel below 16K CPUs
 # builds it; nr16k where the step has the one-bit pending variant
@@ -54,7 +79,7 @@ checker_layouts() {
 # reason; each EXTRA.c (verify-lkmm.sh's translated tests) is compiled like
 # litmus.c and linked in.
 build() {
-	local t=$1 variant=$2 name=$3 nr out asmdir flags x extra_objs=() cov=()
+	local t=$1 variant=$2 name=$3 nr out asmdir flags x extra_objs=() cov=() stamp
 	shift 3
 	# VERIFY_COVERAGE=1 (verify-coverage.sh): gcov on the lock's code, in
 	# qspinlock.o and in api.o, where the headers' fast paths are inlined
@@ -68,8 +93,6 @@ build() {
 	*) echo "no layout '$variant' (nr64, nr16k, virt, pv)"; return 1 ;;
 	esac
 	out=$OUT/$name
-	rm -rf "$out"
-	mkdir -p "$out"
 	asmdir=$t/arch/x86/include
 	[ -f "$asmdir/asm/qspinlock.h" ] || asmdir=$SHIMSRC/generic
 	flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" "${virt[@]}" -I "$VSRC"
@@ -82,14 +105,24 @@ build() {
 		# same byte store-release), and in the pv layout x86's pv_ops
 		# wiring; the kernel builds with -Wno-pointer-sign and without
 		# -Wextra's sign comparisons (its paravirt half needs both).
-		mkdir -p "$out/include/asm-generic"
-		cp "$t/include/asm-generic/qspinlock.h" "$t/include/asm-generic/qspinlock_types.h" \
-			"$out/include/asm-generic/"
 		asmdir=$SHIMSRC/generic
 		flags=("${CFLAGS[@]}" "-DCONFIG_NR_CPUS=$nr" "${virt[@]}" -Wno-pointer-sign
 			-Wno-sign-compare -Wno-unused-but-set-variable
 			-I "$VSRC" -I "$VSRC/today" -I "$SHIMSRC/include" -I "$asmdir"
 			-I "$out/include" -iquote "$t/kernel/locking" -include vc-today.h)
+	fi
+	flags+=("${DEPFLAGS[@]}")
+	stamp=$(build_stamp "${flags[@]}" "${TSAN[@]}" "${cov[@]}" "$t" "$@")
+	if up_to_date "$out/verify" "$stamp" "$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o"; then
+		echo "$out/verify"
+		return 0
+	fi
+	rm -rf "$out"
+	mkdir -p "$out"
+	if [ "$t" = "$PRISTINE" ]; then
+		mkdir -p "$out/include/asm-generic"
+		cp "$t/include/asm-generic/qspinlock.h" "$t/include/asm-generic/qspinlock_types.h" \
+			"$out/include/asm-generic/"
 	fi
 	{
 		echo "asm/qspinlock.h: ${asmdir#"$TOP"/}"
@@ -102,7 +135,8 @@ build() {
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" "${cov[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
 			run_logged gcc -no-pie "${cov[@]}" -o "$out/verify" "$out/qspinlock.o" "$out/api.o" \
-				"$out/litmus.o" "${extra_objs[@]}" "$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o"
+				"$out/litmus.o" "${extra_objs[@]}" "$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o" &&
+			echo "$stamp" >"$out/verify.stamp"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
 		return 1
@@ -162,8 +196,8 @@ build_sim_lock() {
 }
 
 build_other() {
-	local lock=$1 out=$OUT/$1 flags
-	flags=("${CFLAGS[@]}" -DCONFIG_NR_CPUS=64 -I "$VSRC" -I "$COSTSRC" -I "$SHIMSRC/include")
+	local lock=$1 out=$OUT/$1 flags stamp
+	flags=("${CFLAGS[@]}" "${DEPFLAGS[@]}" -DCONFIG_NR_CPUS=64 -I "$VSRC" -I "$COSTSRC" -I "$SHIMSRC/include")
 	case " ${OTHER_LOCKS[*]} ${SOCKET_LOCKS[*]} " in
 	*" $lock "*) ;;
 	*) echo "no such lock: $lock (the others are ${OTHER_LOCKS[*]} ${SOCKET_LOCKS[*]})"; return 1 ;;
@@ -177,13 +211,19 @@ build_other() {
 		echo "no common/costmodel/locks/$lock.h for the lock $lock"
 		return 1
 	fi
+	stamp=$(build_stamp "${flags[@]}" "${TSAN[@]}")
+	if up_to_date "$out/verify" "$stamp" "$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o"; then
+		echo "$out/verify"
+		return 0
+	fi
 	rm -rf "$out"
 	mkdir -p "$out"
 	{
 		run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
 			run_logged gcc -no-pie -o "$out/verify" "$out/api.o" "$out/litmus.o" \
-				"$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o"
+				"$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o" &&
+			echo "$stamp" >"$out/verify.stamp"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
 		return 1
@@ -195,11 +235,23 @@ build_other() {
 # (VERIFY_CHECKER_SRC: another checker.c, for verify-faults.sh).
 build_checker() {
 	work_starts "the checker's build"
-	mkdir -p "$OUT"
-	{ run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -I "$COSTSRC" -c "${VERIFY_CHECKER_SRC:-$VSRC/checker.c}" -o "$OUT/checker.o" &&
-		run_logged gcc "${CFLAGS[@]}" -I "$COSTSRC" -c "$COSTSRC/cost.c" -o "$OUT/cost.o" &&
-		run_logged gcc "${CFLAGS[@]}" -I "$VSRC" -c "$VSRC/host.c" -o "$OUT/host.o"; } >"$OUT/checker.log" 2>&1 ||
+	local src=${VERIFY_CHECKER_SRC:-$VSRC/checker.c} stamp
+	mkdir -p "$OUT/checker"
+	stamp=$(build_stamp "${CFLAGS[@]}" "$src" "$VSRC" "$COSTSRC")
+	# the objects live in $OUT/checker/ (their .d files beside them) and
+	# are linked from $OUT, where every build names them
+	if up_to_date "$OUT/checker/host.o" "$stamp" && [ "$OUT/checker/checker.o" -ef "$OUT/checker.o" ]; then
+		return 0
+	fi
+	rm -f "$OUT/checker/"*.o "$OUT/checker/"*.d "$OUT/checker/host.o.stamp"
+	{ run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$VSRC" -I "$COSTSRC" -c "$src" -o "$OUT/checker/checker.o" &&
+		run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$COSTSRC" -c "$COSTSRC/cost.c" -o "$OUT/checker/cost.o" &&
+		run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$VSRC" -c "$VSRC/host.c" -o "$OUT/checker/host.o"; } >"$OUT/checker.log" 2>&1 ||
 		die "verify: common/checker/checker.c, host.c or common/costmodel/cost.c does not compile (log: ${OUT#"$TOP"/}/checker.log)"
+	echo "$stamp" >"$OUT/checker/host.o.stamp"
+	ln -f "$OUT/checker/checker.o" "$OUT/checker.o"
+	ln -f "$OUT/checker/cost.o" "$OUT/cost.o"
+	ln -f "$OUT/checker/host.o" "$OUT/host.o"
 }
 
 # by_model MODEL SC TSO WEAK: the one of the three that is MODEL's (a plan
