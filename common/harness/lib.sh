@@ -104,6 +104,28 @@ ktap_end() {
 	printf '%s: %d passed, %d failed\n' "$KTAP_NAME" "$KTAP_PASS" "$KTAP_FAIL"
 	[ "$KTAP_FAIL" -eq 0 ]
 }
+# ktap_sub_begin NAME COUNT ... ktap_sub_end: a subtest inside this
+# script's own block (make test's step, whose tests are its boots): its
+# results are ktap_result's, indented one level more; ktap_sub_end
+# returns the subtest's status (non-zero if a result failed or the count
+# missed the plan), and the caller gives the outer block its result.
+KTAP_STACK=()
+ktap_sub_begin() {
+	KTAP_STACK+=("$KTAP_NAME"$'\t'"$KTAP_N"$'\t'"$KTAP_PASS"$'\t'"$KTAP_FAIL"$'\t'"$KTAP_PLAN"$'\t'"$KTAP_IN")
+	KTAP_NAME=$1 KTAP_N=0 KTAP_PASS=0 KTAP_FAIL=0 KTAP_PLAN=$2 KTAP_IN="$KTAP_IN    "
+	printf '%sKTAP version 1\n%s# Subtest: %s\n%s1..%d\n' "$KTAP_IN" "$KTAP_IN" "$1" "$KTAP_IN" "$2"
+}
+ktap_sub_end() {
+	local rc=0
+	if [ "$KTAP_N" -ne "$KTAP_PLAN" ]; then
+		printf '%s# the plan said %d, %d ran\n' "$KTAP_IN" "$KTAP_PLAN" "$KTAP_N"
+		rc=1
+	fi
+	[ "$KTAP_FAIL" -eq 0 ] || rc=1
+	IFS=$'\t' read -r KTAP_NAME KTAP_N KTAP_PASS KTAP_FAIL KTAP_PLAN KTAP_IN <<<"${KTAP_STACK[-1]}"
+	unset 'KTAP_STACK[-1]'
+	return "$rc"
+}
 # A harness whose checks print long output of their own (the checker, the
 # lab) keeps its results for the end: ktap_defer RC DESCRIPTION for each,
 # then ktap_replay NAME prints the whole KTAP block, its plan first, and

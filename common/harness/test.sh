@@ -51,20 +51,17 @@ result() { # RC DESCRIPTION [SUMMARY-LINE]: a part's result
 	SUMMARY+=("$(if [ "$1" -eq 0 ]; then echo ok; else echo not ok; fi) $KTAP_N ${3:-$2}")
 }
 # sub_begin NAME COUNT, sub_result RC DESCRIPTION, sub_end: a part whose
-# tests test.sh runs itself (a step's boots), as a subtest.
-sub_begin() {
-	SUB_NAME=$1 SUB_N=0 SUB_FAIL=0
-	printf '    KTAP version 1\n    # Subtest: %s\n    1..%d\n' "$1" "$2"
-}
+# tests test.sh runs itself (a step's boots), as a subtest (lib.sh's
+# ktap_sub_begin); its results go to the summary as they are printed.
+sub_begin() { ktap_sub_begin "$@"; }
 sub_result() {
-	local r=ok
-	SUB_N=$((SUB_N + 1))
-	[ "$1" -eq 0 ] || r="not ok" SUB_FAIL=$((SUB_FAIL + 1))
-	printf '    %s %d %s\n' "$r" "$SUB_N" "$2"
-	SUMMARY+=("    $r $SUB_N $2")
+	ktap_result "$1" "$2"
+	SUMMARY+=("    $(if [ "$1" -eq 0 ]; then echo ok; else echo not ok; fi) $KTAP_N $2")
 }
 sub_end() {
-	result $((SUB_FAIL > 0)) "$SUB_NAME"
+	local name=$KTAP_NAME rc=0
+	ktap_sub_end || rc=$?
+	result "$rc" "$name"
 	# the summary shows the subtest's own results, not a line of its name
 	unset 'SUMMARY[-1]'
 }
@@ -96,11 +93,39 @@ lastline() {
 		result "$rc" "$name: $last"
 	fi
 }
+# The parts, in the order they run: the plan is this list's length, one
+# a step and today's tree (each a subtest of its boots), and the two
+# negative controls.  part refuses a name that is not the list's next, so
+# the list and the run cannot drift apart.
+PARTS=("make check" "book-screens" "verify --short" "verify-mutants --counted"
+	"verify-lkmm" "sim-bench" "sim-overcommit" "sim-sockets" "lab --short"
+	"lab-mutants --short" "lab-bench --smoke" STEPS "test-and-set-bit"
+	"module-lint" "bench --smoke" "matrix --smoke" CONTROLS "ktap-read")
+PART_NEXT=0
+# part_expect NAME: is NAME the next part of PARTS?  STEPS stands for
+# every "step-N (...)" and "today (...)" part, CONTROLS for "control: ...".
+part_expect() {
+	local want
+	while [ "$PART_NEXT" -lt "${#PARTS[@]}" ]; do
+		want=${PARTS[$PART_NEXT]}
+		case $want:$1 in
+		"STEPS:step-"* | "STEPS:today "* | "CONTROLS:control: "*) return 0 ;;
+		STEPS:* | CONTROLS:*) PART_NEXT=$((PART_NEXT + 1)) ;;
+		*)
+			[ "$want" = "$1" ] || die "test.sh: the part '$1' is not the next in PARTS ('$want'): add it to the list"
+			PART_NEXT=$((PART_NEXT + 1))
+			return 0
+			;;
+		esac
+	done
+	die "test.sh: the part '$1' is not in PARTS: add it to the list"
+}
 # part NAME: a part of the run begins (the previous one ends); the
 # summary lists each part's seconds, so a reader sees where the time goes.
 PART_TIMES=() part_name="" part_start=""
 part() {
 	local t
+	[ -z "$1" ] || part_expect "$1"
 	t=$(now)
 	if [ -n "$part_name" ]; then
 		PART_TIMES+=("$(printf '%5d s  %s' $((t - part_start)) "$part_name")")
@@ -125,10 +150,9 @@ export VERIFY_PIN_STRICT=1
 # part reads it with kunit.py.
 exec > >(tee "$BUILD/test-output.txt")
 tee_pid=$!
-# The plan: this file's parts written out at the start of a line (those
-# before the boots and after them, the KTAP check), one a step and
-# today's tree, and the two negative controls.
-ktap_begin test $(($(grep -c '^part "[^"]' "$0") + $(step_dirs | wc -l) + 1 + 2))
+# The plan: PARTS (above), with STEPS one a step and today's tree, and
+# CONTROLS the two negative controls.
+ktap_begin test $((${#PARTS[@]} - 2 + $(step_dirs | wc -l) + 1 + 2))
 
 part "make check"
 say "make check"

@@ -4,7 +4,8 @@
 #
 #  - a nested block printed by lib.sh's functions now: a harness that
 #    runs another as a subtest (its own plan, notes, a failure with its
-#    detail), a plain test and a skipped one, as make test prints them;
+#    detail), a subtest of the block's own (ktap_sub_begin), a plain
+#    test and a skipped one, as make test prints them;
 #  - the recorded output of a whole make test and of make check
 #    (common/harness/tests/ktap/, recorded by make ktap-record);
 #  - negative controls: copies of the recorded make test output with one
@@ -27,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 (
 	unset KTAP_SUBTEST_OF_THIS KTAP_INDENT_OF_THIS
 	. "$TOP/common/harness/lib.sh"
-	ktap_begin outer 3
+	ktap_begin outer 4
 	KTAP_SUBTEST=inner KTAP_INDENT="    " bash -c '
 		. "$1/common/harness/lib.sh"
 		ktap_begin inner 3
@@ -38,6 +39,13 @@ trap 'rm -rf "$tmp"' EXIT
 		ktap_result 0 "third # SKIP not on this host"
 		ktap_end || true' _ "$TOP" "$tmp"
 	ktap_result 1 inner
+	# a subtest of this script's own block (make test's step)
+	ktap_sub_begin "in-process" 2
+	ktap_result 0 "its first"
+	ktap_result 0 "its second # SKIP not here"
+	rc=0
+	ktap_sub_end || rc=$?
+	ktap_result "$rc" "in-process"
 	ktap_result 0 "a plain test"
 	ktap_result 0 "a skipped test # SKIP because"
 	ktap_end || true
@@ -46,8 +54,8 @@ trap 'rm -rf "$tmp"' EXIT
 ktap_begin ktap 7
 if v=$(read_ok "$tmp/nested.txt"); then
 	case $v in
-	*"read 5 tests (2 passed, 1 failed, 2 skipped)"*) ktap_result 0 "lib.sh's nested block: ${v#*: *: }" ;;
-	*) ktap_fail_text "lib.sh's nested block: not the 5 tests it printed" "$v" ;;
+	*"read 7 tests (3 passed, 1 failed, 3 skipped)"*) ktap_result 0 "lib.sh's nested block: ${v#*: *: }" ;;
+	*) ktap_fail_text "lib.sh's nested block: not the 7 tests it printed" "$v" ;;
 	esac
 else
 	ktap_fail_text "lib.sh's nested block" "$(printf '%s\n' "$v"; cat "$tmp/nested.txt")"
