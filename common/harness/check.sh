@@ -18,9 +18,6 @@ exec > >(tee "$BUILD/check-output.txt")
 tee_pid=$!
 patches=()
 series_into patches 99
-# The plan first: one check a "run" line of this file at the start of a
-# line, and one checkpatch run a step's patch (the loop below).
-ktap_begin check $(($(grep -c '^run ' "$0") + ${#patches[@]}))
 # every row make check and make test run is pinned: a missing count fails
 export VERIFY_PIN_STRICT=1
 # The checks run as many at a time as there are cores (CHECK_JOBS=N);
@@ -51,7 +48,7 @@ flush() {
 		printed=$((printed + 1))
 	done
 }
-run() { # name command...
+start_check() { # name command...
 	local name=$1 i=${#check_names[@]}
 	shift
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
@@ -66,6 +63,14 @@ run() { # name command...
 		mv "$tmp/$i.rc.new" "$tmp/$i.rc"
 	} &
 	flush
+}
+# The list of checks: run NAME COMMAND... adds one; the plan is its
+# length, and the checks start once the list is complete.
+CHECKS=() CHECK_CMDS=()
+run() {
+	CHECKS+=("$1")
+	shift
+	CHECK_CMDS+=("$(printf '%q ' "$@")")
 }
 
 run "shellcheck: every script" shellcheck -x -P SCRIPTDIR \
@@ -129,7 +134,7 @@ run "the lock checker's audit catches a store and a load that escape the instrum
 run "the lock checker against its reference search: the same behaviours, litmus answers and pinned counts" common/checker/verify-ref.sh --check
 # the faults' kills mean something only where the checker itself passes
 # those rows: the check above runs them, and this one waits for it
-ref_rc=$tmp/$((${#check_names[@]} - 1)).rc
+ref_rc=$tmp/$((${#CHECKS[@]} - 1)).rc
 # shellcheck disable=SC2317 # run calls it
 faults() {
 	while [ ! -f "$ref_rc" ]; do sleep 1; done
@@ -151,6 +156,11 @@ run "the cost model against lockhammer: one host's predictions keep their stated
 run "make lab-scale's probe of the host: cores and sockets read from fake sysfs trees" common/lab/tests/lab-scale-topology.sh
 run "make lab-uncontended: every lock's instructions and atomics per lock+unlock as book/lab/uncontended/results.csv records them; doctored records and bad arguments are refused" common/lab/tests/lab-uncontended.sh
 
+ktap_begin check "${#CHECKS[@]}"
+for i in "${!CHECKS[@]}"; do
+	eval "set -- ${CHECK_CMDS[$i]}"
+	start_check "${CHECKS[$i]}" "$@"
+done
 flush all
 rc=0
 ktap_end || rc=$?
