@@ -33,7 +33,7 @@ help:
 	@echo "                     (N = $$(. $(BOOT)/lib.sh; valid_steps); ARCH=sparc64 for the big-endian boot)"
 	@echo "  make step-N+BUG    the same for step N with the mutant common/boot/mutants/BUG.patch on top"
 	@echo "  make today         the same for the pristine 6.1 tree: 6.1's own qspinlock, the anchor"
-	@echo "  make matrix        steps 8 and 10 built and booted under the configurations of common/boot/matrix.tsv:"
+	@echo "  make matrix        steps 8 and 10 built and booted under the scenarios of common/boot/matrix/:"
 	@echo "                     PREEMPT, DEBUG_SPINLOCK, lockdep, KCSAN, KASAN, NR_CPUS=8192, 8 vCPUs"
 	@echo "                     (MATRIX_STAGES=\"8 10\" MATRIX_ROWS=\"lockdep kcsan\"; each config row is a kernel build of its own)"
 	@echo "  make shell-N       boot step N's kernel into a busybox shell (Ctrl-A X quits)"

@@ -38,7 +38,7 @@ for f in $(printf '%s' "${extra:--}" | tr ',' ' '); do
 	frags+=("$TOP/common/boot/config/$f.config")
 done
 # a row of the configuration matrix (make matrix): its fragment, last of all
-[ -z "$frag" ] || frags+=("$TOP/common/boot/config/matrix/$frag.config")
+[ -z "$frag" ] || frags+=("$MATRIX_DIR/$frag")
 stamp=$(cat "${frags[@]}" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.qsl-config" 2>/dev/null)" != "$stamp" ]; then
 	say "configuring step $n for $arch: tinyconfig + ${frags[*]#"$TOP"/}"

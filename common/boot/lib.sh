@@ -319,17 +319,34 @@ src_id() {
 #   metrics       key=value lines read from the console (verdict.sh)
 # Consumers (test.sh, bench.sh, mutants.sh, recheck.sh) read these files,
 # never the sentence.  A new run of the same ID replaces the directory.
-# The configuration matrix (make matrix): common/boot/matrix.tsv, one row a
-# configuration.  QSL_MATRIX_ROW=ROW in the environment of step.sh builds
-# and boots that row: build.sh merges the row's fragment last, and the
-# kernel lives in an object tree of its own, obj_dir STAGE ARCH
-# (build/src/NN/obj-ARCH-FRAGMENT; a row without a fragment uses the
-# step's own obj-ARCH).
-MATRIX_TABLE=${MATRIX_TABLE:-$TOP/common/boot/matrix.tsv}
-matrix_field() { # ROW COLUMN
-	local v
-	v=$(tsv_columns "$MATRIX_TABLE" row "$2" | awk -F'\t' -v r="$1" '$1 == r { print $2; f = 1 } END { exit !f }') ||
-		die "common/boot/matrix.tsv has no row '$1' (rows: $(tsv_columns "$MATRIX_TABLE" row | tr '\n' ' '))"
+# The configuration matrix (make matrix): common/boot/matrix/, one file a
+# scenario and CFLIST, their order (the CFLIST's header says what a
+# scenario's file holds).  QSL_MATRIX_ROW=NAME in the environment of
+# step.sh builds and boots that scenario: build.sh merges its fragment
+# last, and the kernel lives in an object tree of its own, obj_dir STAGE
+# ARCH (build/src/NN/obj-ARCH-NAME; a scenario without a fragment uses
+# the step's own obj-ARCH).  MATRIX_DIR: another folder (a test's).
+MATRIX_DIR=${MATRIX_DIR:-$TOP/common/boot/matrix}
+# matrix_rows: the scenarios, in CFLIST's order, one a line.
+matrix_rows() { grep -v -e '^#' -e '^[[:space:]]*$' "$MATRIX_DIR/CFLIST"; }
+# matrix_field NAME KEY: a scenario's "# KEY: value" line (shows, cpus,
+# smoke, evidence), or its fragment: its own name when its file has a
+# Kconfig line, "-" when it has none.
+matrix_field() {
+	local f=$MATRIX_DIR/$1 v
+	if ! matrix_rows | grep -qxF -- "$1" || [ ! -f "$f" ]; then
+		die "${MATRIX_DIR#"$TOP"/}/ has no scenario '$1' (scenarios: $(matrix_rows | tr '\n' ' '))"
+	fi
+	if [ "$2" = fragment ]; then
+		if grep -qE '^(CONFIG_[A-Za-z0-9_]+=|# CONFIG_[A-Za-z0-9_]+ is not set$)' "$f"; then
+			printf '%s\n' "$1"
+		else
+			echo -
+		fi
+		return 0
+	fi
+	v=$(sed -n "s/^# $2: //p" "$f" | head -1)
+	[ -n "$v" ] || die "${f#"$TOP"/} has no '# $2: ' line"
 	printf '%s\n' "$v"
 }
 # matrix_fragment: the config fragment of the row QSL_MATRIX_ROW names,

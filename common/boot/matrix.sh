@@ -1,6 +1,6 @@
 #!/bin/bash
-# matrix.sh [--smoke]: the configuration matrix (make matrix).  Each row
-# of common/boot/matrix.tsv is a configuration a maintainer builds a locking
+# matrix.sh [--smoke]: the configuration matrix (make matrix).  Each scenario
+# of common/boot/matrix/ is a configuration a maintainer builds a locking
 # series under (PREEMPT, DEBUG_SPINLOCK, lockdep, KCSAN, KASAN, 8192
 # CPUs, 8 vCPUs); each stage of MATRIX_STAGES is built with the row's
 # fragment in an object tree of its own and booted on x86_64 as make
@@ -38,9 +38,12 @@ if [ -n "${MATRIX_ROWS:-}" ]; then
 	read -ra rows <<<"$MATRIX_ROWS"
 	for r in "${rows[@]}"; do matrix_field "$r" fragment >/dev/null; done
 elif [ "$smoke" = yes ]; then
-	mapfile -t rows < <(tsv_columns "$MATRIX_TABLE" row smoke | awk -F'\t' '$2 == "yes" { print $1 }')
+	rows=()
+	for r in $(matrix_rows); do
+		[ "$(matrix_field "$r" smoke)" != yes ] || rows+=("$r")
+	done
 else
-	mapfile -t rows < <(tsv_columns "$MATRIX_TABLE" row)
+	mapfile -t rows < <(matrix_rows)
 fi
 [ ${#rows[@]} -gt 0 ] || die "no matrix rows to run (MATRIX_ROWS='${MATRIX_ROWS:-}', --smoke=$smoke)"
 
@@ -62,7 +65,7 @@ for s in "${stages[@]}"; do
 		cpus=$(matrix_field "$r" cpus)
 		log=$out/$(src_id "$n")-$r.out
 		say "matrix $i/$((${#stages[@]} * ${#rows[@]})): step $n, row $r ($(matrix_field "$r" shows))"
-		[ "$frag" = - ] || say "fragment common/boot/config/matrix/$frag.config in $(QSL_MATRIX_ROW=$r obj_dir "$n" x86_64 | sed "s|^$TOP/||") (a build of its own)"
+		[ "$frag" = - ] || say "fragment common/boot/matrix/$frag in $(QSL_MATRIX_ROW=$r obj_dir "$n" x86_64 | sed "s|^$TOP/||") (a build of its own)"
 		start=$(now)
 		dir=$(run_dir "$n" x86_64 "matrix-$r")
 		QSL_MATRIX_ROW=$r CPUS=$cpus "$TOP/common/boot/step.sh" --tag "matrix-$r" "$n" x86_64 >"$log" 2>&1 || true

@@ -18,7 +18,7 @@
 # -cpu qemu64,-hypervisor), judged as that column says, in the run
 # directory build/runs/ID-bare; a tagged run boots once.
 # QSL_MATRIX_ROW=ROW builds and boots a row of the configuration matrix
-# (common/boot/matrix.tsv, make matrix): its fragment, its object tree.
+# (common/boot/matrix/, make matrix): its fragment, its object tree.
 # Environment: DURATION (s per torture run), CPUS, PLAN, QSLTORTURE; the
 # Makefile passes CPUS and PLAN from its command line only.  What the
 # judge requires comes from common/boot/expect.tsv alone.

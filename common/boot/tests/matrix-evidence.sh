@@ -1,5 +1,5 @@
 #!/bin/bash
-# The configuration matrix's evidence lines (common/boot/matrix.tsv), checked
+# The configuration matrix's evidence lines (common/boot/matrix/), checked
 # without a boot: each row's line must match the console line its
 # instrument printed in a real boot of that row (common/boot/tests/matrix/
 # ROW.log, copied from build/runs/*-matrix-ROW/console.log), and must
@@ -12,7 +12,8 @@ cd "$TOP"
 plain=common/boot/tests/verdict/pv-guest/console.log
 [ -f "$plain" ] || die "$plain is missing: the plain boot the evidence lines must not match"
 ktap_begin matrix-evidence
-while IFS=$'\t' read -r row evidence; do
+for row in $(matrix_rows); do
+	evidence=$(matrix_field "$row" evidence)
 	if [ "$evidence" = - ]; then
 		ktap_result 0 "$row: no evidence line (its configuration, checked by build.sh, is the evidence)"
 		continue
@@ -27,5 +28,5 @@ while IFS=$'\t' read -r row evidence; do
 	else
 		ktap_result 0 "$row: '$evidence' matches its boot's line and not a plain boot"
 	fi
-done < <(tsv_columns "$MATRIX_TABLE" row evidence)
+done
 ktap_end

@@ -42,7 +42,7 @@ expect "there is no step 99" make -s diff-99
 expect "there is no step 42; valid steps: $(valid_steps) today" BENCH_STAGES="0 42 today" make -s bench
 expect "BENCH_STAGES must include today" BENCH_STAGES="0 7" make -s bench
 expect "REPS=0 is out of range" REPS=0 make -s bench
-expect "common/boot/matrix.tsv has no row 'nope' (rows: preempt" MATRIX_ROWS=nope make -s matrix
+expect "common/boot/matrix/ has no scenario 'nope' (scenarios: preempt" MATRIX_ROWS=nope make -s matrix
 expect "there is no step 42; valid steps: 0" MATRIX_STAGES="8 42" make -s matrix
 expect "BENCH_CPUS=9 is out of range" BENCH_CPUS="1 9" make -s bench
 expect "MS=5 is out of range" make -s lab-bench MS=5
