@@ -84,6 +84,7 @@ check_step_dirs() {
 }
 check_step_dirs
 
+# valid_steps: the step numbers, on one line (for messages and make help).
 valid_steps() {
 	local d out=""
 	for d in $(step_dirs); do
@@ -216,6 +217,7 @@ patch_files() {
 	sed -n -e 's|^--- a/||p' -e 's|^+++ b/||p' "$@" | sort -u
 }
 
+# check_arch ARCH: stop unless the project boots ARCH.
 check_arch() {
 	case $1 in
 	x86_64 | sparc64) ;;
@@ -365,7 +367,9 @@ matrix_evidence_ok() {
 	e=$(matrix_field "$1" evidence)
 	[ "$e" = - ] || grep -aqE -- "$e" "$2" 2>/dev/null
 }
-obj_dir() { # STAGE ARCH
+# obj_dir STAGE ARCH: the stage's kernel object tree for ARCH, a matrix
+# scenario's of its own (QSL_MATRIX_ROW).
+obj_dir() {
 	local f
 	f=$(matrix_fragment)
 	printf '%s/src/%s/obj-%s%s\n' "$BUILD" "$(src_id "$1")" "$2" "${f:+-$f}"
@@ -378,7 +382,9 @@ build_log() {
 	printf '%s/logs/build-%s-%s%s.log\n' "$BUILD" "$(src_id "$1")" "$2" "${f:+-$f}"
 }
 
-run_id() { # STAGE ARCH [TAG]
+# run_id STAGE ARCH [TAG], run_dir STAGE ARCH [TAG]: a boot's name and its
+# run directory (the protocol above).
+run_id() {
 	printf '%s-%s%s\n' "$(src_id "$1")" "$2" "${3:+-$3}"
 }
 run_dir() { printf '%s/runs/%s\n' "$BUILD" "$(run_id "$@")"; }

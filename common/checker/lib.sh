@@ -21,6 +21,7 @@ CFLAGS=(-std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-strict-aliasing
 	-fno-strict-overflow -fno-pie)
 TSAN=(-fsanitize=thread -Wno-tsan -Wno-unused-parameter -DLAB_GENERIC_TEST_AND_SET_BIT)
 
+# run_logged COMMAND...: run it, its command line first in the log.
 run_logged() {
 	echo "+ $*"
 	"$@"
@@ -176,8 +177,6 @@ OTHER_LOCKS=(ticket ttas mcs)
 # sim-sockets) runs: the compact NUMA-aware lock, not part of the series.
 SOCKET_LOCKS=(cna)
 
-# build_other LOCK: build/verify/LOCK/verify for one of OTHER_LOCKS, or a
-# FAIL reason.
 # build_sim_lock NAME: build/verify/.../verify for one lock of the cost
 # model's tables, by its name there: today (6.1's own lock), step-N,
 # step-N-nr16k (the one-bit layout), or one of OTHER_LOCKS and
@@ -195,6 +194,8 @@ build_sim_lock() {
 	esac
 }
 
+# build_other LOCK: build/verify/LOCK/verify for one of OTHER_LOCKS, or a
+# FAIL reason.
 build_other() {
 	local lock=$1 out=$OUT/$1 flags stamp
 	flags=("${CFLAGS[@]}" "${DEPFLAGS[@]}" -DCONFIG_NR_CPUS=64 -I "$VSRC" -I "$COSTSRC" -I "$SHIMSRC/include")
@@ -316,6 +317,14 @@ audit_variant() {
 	echo "audit $label: PASS: no store escaped the checker and no load changed with the poison ($audit_execs executions: no poison, 0x5a and 0xa5, event hash $h0); qspinlock.o calls it at $(printf '%s\n' "$calls" | grep -cE '^(unaligned_)?read') loads, $(printf '%s\n' "$calls" | grep -cE '^(unaligned_)?write') stores, $(printf '%s\n' "$calls" | grep -c '^atomic') atomics"
 }
 
+# spurious_unused OPTIONS RESULT-LINE: does a row that allows spurious
+# wake-ups (-S N) report that it took none?  Then the halts it was meant
+# to wake early never ended early, and its PASS says nothing about them.
+spurious_unused() {
+	case " $1 " in *" -S "*) ;; *) return 1 ;; esac
+	[ "$(field spurious "$2")" = 0 ]
+}
+
 # The pinned counts (common/checker/pinned.tsv): every run of make verify
 # and verify-ref.sh is deterministic, so its executions, behaviours, final
 # states and whether it exhausted are recorded beside the plan, and a
@@ -326,14 +335,6 @@ audit_variant() {
 # their rows are all recorded); with VERIFY_PIN_OUT set it records them
 # there instead (verify-pin.sh merges that file into pinned.tsv).
 PINNED=$TOP/common/checker/pinned.tsv
-
-# spurious_unused OPTIONS RESULT-LINE: does a row that allows spurious
-# wake-ups (-S N) report that it took none?  Then the halts it was meant
-# to wake early never ended early, and its PASS says nothing about them.
-spurious_unused() {
-	case " $1 " in *" -S "*) ;; *) return 1 ;; esac
-	[ "$(field spurious "$2")" = 0 ]
-}
 
 pin_check() {
 	local label=$1 line=$2 got rec
@@ -361,38 +362,30 @@ pin_check() {
 
 # run_jobs NAME JOBS ROWS LOGDIR FUNC: call FUNC with the words of each
 # line of the file JOBS as its arguments, two at a time (the cost model's
-# runs); each call's output goes to LOGDIR/job-I.out, and all of them to
-# ROWS in the order of JOBS.  Shows progress every 20 jobs.  A run that
-# printed a FAIL line stops NAME, with every such line.
+# runs, job_slot); each call's output goes to LOGDIR/job-I.out, and all
+# of them to ROWS in the order of JOBS.  Shows progress every 20 jobs.  A
+# run that printed a FAIL line stops NAME, with every such line.
 run_jobs() {
-	local name=$1 jobs=$2 rows=$3 logs=$4 fn=$5 total i=0 p1 p2 el start lines=()
+	local name=$1 jobs=$2 rows=$3 logs=$4 fn=$5 total i el start lines=()
 	mkdir -p "$logs"
 	: >"$rows"
 	mapfile -t lines <"$jobs"
 	total=${#lines[@]}
-	start=$(date +%s)
-	while [ "$i" -lt "$total" ]; do
+	start=$(now)
+	for i in "${!lines[@]}"; do
+		job_slot 2
+		if [ "$i" -gt 0 ] && [ $((i % 20)) -eq 0 ]; then
+			el=$(($(now) - start))
+			printf '\r    %d/%d runs, %d s, about %d s to go ' "$i" "$total" "$el" $((el * (total - i) / i)) >&2
+		fi
 		# shellcheck disable=SC2086 # the job's words are its arguments
 		"$fn" ${lines[$i]} >"$logs/job-$i.out" &
-		p1=$! p2=""
-		if [ $((i + 1)) -lt "$total" ]; then
-			# shellcheck disable=SC2086
-			"$fn" ${lines[$((i + 1))]} >"$logs/job-$((i + 1)).out" &
-			p2=$!
-		fi
-		wait "$p1"
-		[ -z "$p2" ] || wait "$p2"
-		cat "$logs/job-$i.out" >>"$rows"
-		[ $((i + 1)) -ge "$total" ] || cat "$logs/job-$((i + 1)).out" >>"$rows"
-		i=$((i + 2))
-		[ "$i" -le "$total" ] || i=$total
-		el=$(($(date +%s) - start))
-		if [ $((i % 20)) -eq 0 ] || [ "$i" -eq "$total" ]; then
-			printf '\r    %d/%d runs, %d s, about %d s to go ' "$i" "$total" "$el" \
-				$((el * (total - i) / (i > 0 ? i : 1))) >&2
-		fi
 	done
-	echo >&2
+	wait
+	printf '\r    %d/%d runs, %d s\n' "$total" "$total" $(($(now) - start)) >&2
+	for i in "${!lines[@]}"; do
+		cat "$logs/job-$i.out" >>"$rows"
+	done
 	if grep -q '^FAIL' "$rows"; then
 		grep '^FAIL' "$rows" >&2
 		die "$name: $(grep -c '^FAIL' "$rows") run(s) failed: a lock broke under the cost model (logs: ${logs#"$TOP"/})"

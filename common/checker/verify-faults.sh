@@ -83,9 +83,7 @@ check_fault() {
 # the order of the faults.
 jobs_max=${VERIFY_JOBS:-$(nproc)}
 for name in "${want[@]}"; do
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-		wait -n || true
-	done
+	job_slot "$jobs_max"
 	say "fault $name: $(head -1 "common/checker/faults/$name.patch")"
 	rm -f "$OUT/$name/result"
 	check_fault "$name" &

@@ -262,9 +262,7 @@ done < <(tsv_columns "$MUTANTS_TABLE" name step must survive rows also why)
 jobs_max=${VERIFY_JOBS:-$(nproc)}
 t0=$(now)
 for step in "${!base_models[@]}"; do
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-		wait -n || true
-	done
+	job_slot "$jobs_max"
 	say "verify step $step unmutated under${base_models[$step]}: it must pass before its mutants count"
 	rm -f "$OUT/base-$step.result"
 	check_base "$step" "${base_models[$step]}" "${base_rows[$step]:-}" &
@@ -282,9 +280,7 @@ names=()
 for row in "${rows[@]}"; do
 	IFS=$'\t' read -r name step must survive xrows also why <<<"$row"
 	patch=$(mutant_patch "$name")
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-		wait -n || true
-	done
+	job_slot "$jobs_max"
 	say "verify mutant $name (step $step): $(head -1 "$patch")"
 	rm -f "$OUT/mutant-$name.counts"
 	check_mutant "$name" "$step" "$must" "$survive" "$xrows" "$also" "$why" &

@@ -201,10 +201,7 @@ spawn() {
 		"$@"
 		return
 	fi
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-		wait -n || true
-		flush
-	done
+	job_slot "$jobs_max" flush
 	local f=$JOBDIR/$seq_next
 	seq_next=$((seq_next + 1))
 	job "$f" "$@" &

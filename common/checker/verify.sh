@@ -220,12 +220,6 @@ check_variant() {
 	} >"$OUT/$name.out" 2>&1
 }
 
-# wait_slot: wait until fewer than jobs_max jobs run.
-wait_slot() {
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-		wait -n || true
-	done
-}
 
 # expect_key N VARIANT: the expectations (common/checker/expect.tsv) that
 # apply to step N's lock in one layout, without the step's number.
@@ -271,7 +265,7 @@ for d in $(step_dirs) today; do
 done
 say "compiling each step's qspinlock.c for the checker: ${names[*]}"
 for i in "${!names[@]}"; do
-	wait_slot
+	job_slot "$jobs_max"
 	IFS=- read -r _ n v <<<"${names[$i]}"
 	build_variant "${dirs[$i]}" "$n" "$v" &
 done
@@ -297,7 +291,7 @@ for name in "${names[@]}"; do
 		echo "${same_as[$name]}" >"$OUT/$name.same_as"
 		continue
 	fi
-	wait_slot
+	job_slot "$jobs_max"
 	say "$name: running the checker on the step's lock"
 	check_variant "$n" "$v" &
 	ran+=("$name")

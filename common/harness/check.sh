@@ -51,10 +51,7 @@ flush() {
 start_check() { # name command...
 	local name=$1 i=${#check_names[@]}
 	shift
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-		wait -n || true
-		flush
-	done
+	job_slot "$jobs_max" flush
 	check_names+=("$name")
 	{
 		rc=0

@@ -14,11 +14,15 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck disable=SC2034 # used by the scripts that source this file
 BUILD=${QSL_BUILD:-$TOP/build}
 
+# say, warn, die: one line to stderr, marked; die stops the script (or
+# only the $(...) it runs in: see inherit_errexit above).
 say() { printf '==> %s\n' "$*" >&2; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-check_number() { # name value min max
+# check_number NAME VALUE MIN MAX: stop unless VALUE is a whole number in
+# MIN..MAX, naming NAME; every numeric parameter is checked through it.
+check_number() {
 	case $2 in
 	'' | *[!0-9]*) die "$1=$2 is not a whole number (expected $3..$4)" ;;
 	esac
@@ -27,7 +31,21 @@ check_number() { # name value min max
 	fi
 }
 
+# now: seconds since the epoch, for the parts' and runs' times.
 now() { date +%s; }
+
+# job_slot N [COMMAND...]: wait until fewer than N background jobs of
+# this shell run, running COMMAND (a flush of finished results) each
+# time one ends.  The one scheduler of every script that runs jobs side
+# by side; each keeps its results in the order it started them.
+job_slot() {
+	local n=$1
+	shift
+	while [ "$(jobs -rp | wc -l)" -ge "$n" ]; do
+		wait -n || true
+		[ $# -eq 0 ] || "$@"
+	done
+}
 
 # One result format for every harness of make check and make test: KTAP,
 # the kernel's test output format (Documentation/dev-tools/ktap.rst), so
