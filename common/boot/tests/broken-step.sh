@@ -39,12 +39,12 @@ expect_stop() { # what message-substring make-args...
 # The mechanism: with lib.sh's inherit_errexit, a command that fails
 # inside $(...) ends the substitution there, and the assignment stops
 # the script; series_into stops its caller when the series cannot be read.
-out=$(bash -c '. common/harness/lib.sh; set -e; x=$(false; echo "inner went on"); echo "went on: $x"' 2>&1) || true
+out=$(bash -c '. common/boot/lib.sh; set -e; x=$(false; echo "inner went on"); echo "went on: $x"' 2>&1) || true
 case $out in
 *"went on"*) ktap_result 1 "a failure inside \$(...) stops the caller: $out" ;;
 *) ktap_result 0 "a failure inside \$(...) stops the caller (inherit_errexit)" ;;
 esac
-out=$(bash -c '. common/harness/lib.sh; set -e; series_upto() { die "no series"; }; series_into s 7; echo "went on"' 2>&1) || true
+out=$(bash -c '. common/boot/lib.sh; set -e; series_upto() { die "no series"; }; series_into s 7; echo "went on"' 2>&1) || true
 case $out in
 *"went on"*) ktap_result 1 "series_into stops its caller when series_upto fails: it went on" ;;
 *) ktap_result 0 "series_into stops its caller when series_upto fails: $out" ;;
