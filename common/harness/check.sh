@@ -54,8 +54,9 @@ start_check() { # name command...
 	job_slot "$jobs_max" flush
 	check_names+=("$name")
 	{
-		rc=0
+		rc=0 t=$(now)
 		"$@" >"$tmp/$i.out" 2>&1 || rc=$?
+		echo "$(($(now) - t))" >"$tmp/$i.time"
 		echo "$rc" >"$tmp/$i.rc.new"
 		mv "$tmp/$i.rc.new" "$tmp/$i.rc"
 	} &
@@ -159,6 +160,12 @@ for i in "${!CHECKS[@]}"; do
 	start_check "${CHECKS[$i]}" "$@"
 done
 flush all
+# where the time went: the five longest checks (they run side by side,
+# so the seconds add up to more than the run's)
+ktap_note "the longest checks (s):"
+for i in "${!check_names[@]}"; do
+	printf '%5d  %s\n' "$(cat "$tmp/$i.time" 2>/dev/null || echo 0)" "${check_names[$i]:0:100}"
+done | sort -rn | head -5 | while IFS= read -r l; do ktap_note "$l"; done
 rc=0
 ktap_end || rc=$?
 exec >&-
