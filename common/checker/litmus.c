@@ -512,7 +512,7 @@ static int rseq_exists(void)
 }
 
 /*
- * The checker's own regression tests (issue 28): behaviours its weak
+ * The checker's own regression tests: behaviours its weak
  * model allows that an earlier search missed.
  *
  * S3: two writers, one reader.  Nothing orders the reader's load of z

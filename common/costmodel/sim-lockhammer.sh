@@ -1,6 +1,6 @@
 #!/bin/bash
 # sim-lockhammer.sh [--record]: the cost model against ARM's lockhammer
-# (make sim-lockhammer; issue 31).  The model's ticket lock (6.1's generic
+# (make sim-lockhammer).  The model's ticket lock (6.1's generic
 # ticket lock, `ticket`) and 6.1's queued spinlock (`today`), run at the
 # hold and work times of lockhammer's four x86 hosts
 # (common/costmodel/data/lockhammer-2018-x86-medians.csv), predict each host's
@@ -83,8 +83,8 @@ CAP=64
 # times), within the checker's 100,000,000.
 CYCLES0=4000000
 
-# The stated bounds: what the model gives today, written down (issue 31's
-# target was every point within 20% and every crossover within 2 threads;
+# The stated bounds: what the model gives today, written down (the target
+# was every point within 20% and every crossover within 2 threads;
 # the model does not reach it, see table.md).  Per host: points within
 # 20% (at least) of the points predicted (exactly), predicted/measured
 # from LO to HI (the extremes, rounded outwards to 0.01), crossovers
