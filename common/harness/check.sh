@@ -129,6 +129,7 @@ run "registries: models, litmus tests, mutants and plan rows agree wherever two 
 run "a broken step directory (two patches, two directories of one number) stops every command that reads the series" common/boot/tests/broken-step.sh
 run "the lock checker: a failure before the first event is a FAIL, and its replay replays it" common/checker/tests/checker-verdict.sh
 run "the lock checker's audit catches a store and a load that escape the instrumentation" common/checker/tests/verify-audit.sh
+run "the checker's builds are skipped only when nothing they read changed: a header, a linked object, a flag, a missing .d each rebuild" common/checker/tests/build-cache.sh
 run "the lock checker against its reference search: the same behaviours, litmus answers and pinned counts" common/checker/verify-ref.sh --check
 # the faults' kills mean something only where the checker itself passes
 # those rows: the check above runs them, and this one waits for it
