@@ -87,7 +87,8 @@ x86_64) total=1090 ;;
 sparc64) total=1040 ;;
 esac
 total_file=$BUILD/logs/build-steps-$arch-${stamp:0:12}.total
-[ ! -s "$total_file" ] || total=$(cat "$total_file")
+t=$(cat "$total_file" 2>/dev/null) || t=
+case $t in '' | *[!0-9]* | 0) ;; *) total=$t ;; esac
 whole=0
 [ -f "$obj/vmlinux" ] || whole=1
 say "building step $n kernel for $arch with $jobs jobs (log: ${log#"$TOP"/})"

@@ -15,9 +15,9 @@
 #     step 8's x86_64 kernel is step 7's, a KTAP SKIP says so).  A row
 #     marked "step" is a KTAP SKIP too: CI gives make test 90 minutes on a
 #     machine whose ccache may be empty, where the parts before the first
-#     boot take over 20 minutes, each kernel whose lock headers change
-#     is a cold build of 7 to 8 minutes with its boot, and even a stage
-#     that is all ccache hits takes 3; so make test boots step 0 (the
+#     boot take about 16 minutes and each kernel whose lock headers
+#     change is a cold build of 3.5 to 4 minutes with its boot
+#     (common/harness/README.md, "Where the time goes"); so make test boots step 0 (the
 #     ticket lock, and the lock_busted control's kernel), 2 (the first
 #     queue), 7 (the final layout), 8 on sparc64, 9 and 10 with and
 #     without the hypervisor bit; steps 1, 3, 4, 5 and 6 and today are
