@@ -215,7 +215,7 @@ rec_trace() {
 	relative "$TOP" <"$TMP/out" >"$body"
 }
 
-# checker_once: build/verify/checker.o, once a run (in a subshell that
+# checker_once: the checker's objects (build_checker), once a run (in a subshell that
 # has sourced checker/lib.sh).
 checker_once() {
 	[ -f "$TMP/checker.built" ] || { build_checker && touch "$TMP/checker.built"; }

@@ -46,8 +46,9 @@ vcpus_for() {
 	case $1 in
 	sparc64) echo 1 ;;
 	*)
-		check_number CPUS "${CPUS:-4}" 1 8
-		echo "${CPUS:-4}"
+		local c=${CPUS:-4}
+		check_number CPUS "$c" 1 8
+		echo "$c"
 		;;
 	esac
 }

@@ -53,6 +53,16 @@ up_to_date() {
 }
 # build_stamp COMMAND-WORDS...: the stamp of a build, from its commands.
 build_stamp() { printf '%q ' "$@" | sha256sum | cut -d' ' -f1; }
+# The checker's own objects (build_checker), in $OUT/checker/, which every
+# lock's build links: checker_objs sets the array OBJS to their paths.
+checker_objs() { OBJS=("$OUT/checker/checker.o" "$OUT/checker/cost.o" "$OUT/checker/host.o"); }
+# fresh_verify DIR STAMP: is DIR/verify up to date with STAMP and the
+# checker's objects?  Prints its path if so.
+fresh_verify() {
+	local OBJS
+	checker_objs
+	up_to_date "$1/verify" "$2" "${OBJS[@]}" && echo "$1/verify"
+}
 
 # checker_layouts STEP: the layouts the checker compiles STEP (a number,
 # or today) in, one line: nr64, the lock as an x86 kernel below 16K CPUs
@@ -82,7 +92,7 @@ checker_layouts() {
 # reason; each EXTRA.c (verify-lkmm.sh's translated tests) is compiled like
 # litmus.c and linked in.
 build() {
-	local t=$1 variant=$2 name=$3 nr out asmdir flags x extra_objs=() cov=() stamp
+	local t=$1 variant=$2 name=$3 nr out asmdir flags x extra_objs=() cov=() stamp OBJS
 	shift 3
 	# VERIFY_COVERAGE=1 (verify-coverage.sh): gcov on the lock's code, in
 	# qspinlock.o and in api.o, where the headers' fast paths are inlined
@@ -116,10 +126,8 @@ build() {
 	fi
 	flags+=("${DEPFLAGS[@]}")
 	stamp=$(build_stamp "${flags[@]}" "${TSAN[@]}" "${cov[@]}" "$t" "$@")
-	if up_to_date "$out/verify" "$stamp" "$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o"; then
-		echo "$out/verify"
-		return 0
-	fi
+	! fresh_verify "$out" "$stamp" || return 0
+	checker_objs
 	rm -rf "$out"
 	mkdir -p "$out"
 	if [ "$t" = "$PRISTINE" ]; then
@@ -138,7 +146,7 @@ build() {
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" "${cov[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
 			run_logged gcc -no-pie "${cov[@]}" -o "$out/verify" "$out/qspinlock.o" "$out/api.o" \
-				"$out/litmus.o" "${extra_objs[@]}" "$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o" &&
+				"$out/litmus.o" "${extra_objs[@]}" "${OBJS[@]}" &&
 			echo "$stamp" >"$out/verify.stamp"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
@@ -199,7 +207,7 @@ build_sim_lock() {
 # build_other LOCK: build/verify/LOCK/verify for one of OTHER_LOCKS, or a
 # FAIL reason.
 build_other() {
-	local lock=$1 out=$OUT/$1 flags stamp
+	local lock=$1 out=$OUT/$1 flags stamp OBJS
 	flags=("${CFLAGS[@]}" "${DEPFLAGS[@]}" -DCONFIG_NR_CPUS=64 -I "$VSRC" -I "$COSTSRC" -I "$SHIMSRC/include")
 	case " ${OTHER_LOCKS[*]} ${SOCKET_LOCKS[*]} " in
 	*" $lock "*) ;;
@@ -215,17 +223,14 @@ build_other() {
 		return 1
 	fi
 	stamp=$(build_stamp "${flags[@]}" "${TSAN[@]}")
-	if up_to_date "$out/verify" "$stamp" "$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o"; then
-		echo "$out/verify"
-		return 0
-	fi
+	! fresh_verify "$out" "$stamp" || return 0
+	checker_objs
 	rm -rf "$out"
 	mkdir -p "$out"
 	{
 		run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
-			run_logged gcc -no-pie -o "$out/verify" "$out/api.o" "$out/litmus.o" \
-				"$OUT/checker.o" "$OUT/cost.o" "$OUT/host.o" &&
+			run_logged gcc -no-pie -o "$out/verify" "$out/api.o" "$out/litmus.o" "${OBJS[@]}" &&
 			echo "$stamp" >"$out/verify.stamp"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
@@ -234,27 +239,23 @@ build_other() {
 	echo "$out/verify"
 }
 
-# build_checker: $OUT/checker.o, the checker itself, once for every step
+# build_checker: the checker's objects (checker_objs), once for every
+# step, again only when a source or header of theirs changed
 # (VERIFY_CHECKER_SRC: another checker.c, for verify-faults.sh).
 build_checker() {
 	work_starts "the checker's build"
-	local src=${VERIFY_CHECKER_SRC:-$VSRC/checker.c} stamp
+	local src=${VERIFY_CHECKER_SRC:-$VSRC/checker.c} stamp OBJS
+	checker_objs
 	mkdir -p "$OUT/checker"
 	stamp=$(build_stamp "${CFLAGS[@]}" "$src" "$VSRC" "$COSTSRC")
-	# the objects live in $OUT/checker/ (their .d files beside them) and
-	# are linked from $OUT, where every build names them
-	if up_to_date "$OUT/checker/host.o" "$stamp" && [ "$OUT/checker/checker.o" -ef "$OUT/checker.o" ]; then
-		return 0
-	fi
-	rm -f "$OUT/checker/"*.o "$OUT/checker/"*.d "$OUT/checker/host.o.stamp"
-	{ run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$VSRC" -I "$COSTSRC" -c "$src" -o "$OUT/checker/checker.o" &&
-		run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$COSTSRC" -c "$COSTSRC/cost.c" -o "$OUT/checker/cost.o" &&
-		run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$VSRC" -c "$VSRC/host.c" -o "$OUT/checker/host.o"; } >"$OUT/checker.log" 2>&1 ||
+	# host.o is the last made: its stamp stands for the three
+	! up_to_date "${OBJS[2]}" "$stamp" || return 0
+	rm -f "$OUT/checker/"*.o "$OUT/checker/"*.d "${OBJS[2]}.stamp"
+	{ run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$VSRC" -I "$COSTSRC" -c "$src" -o "${OBJS[0]}" &&
+		run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$COSTSRC" -c "$COSTSRC/cost.c" -o "${OBJS[1]}" &&
+		run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$VSRC" -c "$VSRC/host.c" -o "${OBJS[2]}"; } >"$OUT/checker.log" 2>&1 ||
 		die "verify: common/checker/checker.c, host.c or common/costmodel/cost.c does not compile (log: ${OUT#"$TOP"/}/checker.log)"
-	echo "$stamp" >"$OUT/checker/host.o.stamp"
-	ln -f "$OUT/checker/checker.o" "$OUT/checker.o"
-	ln -f "$OUT/checker/cost.o" "$OUT/cost.o"
-	ln -f "$OUT/checker/host.o" "$OUT/host.o"
+	echo "$stamp" >"${OBJS[2]}.stamp"
 }
 
 # by_model MODEL SC TSO WEAK: the one of the three that is MODEL's (a plan

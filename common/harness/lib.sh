@@ -111,13 +111,19 @@ ktap_fail_text() {
 		printf '%s\n' "$2" | tail -25 | sed "s/^/$KTAP_IN  # /"
 	fi
 }
+# ktap_plan_kept: did the block run as many results as its plan said?
+# If not (a result went missing), says so and counts a failure.
+ktap_plan_kept() {
+	[ "$KTAP_N" -ne "$KTAP_PLAN" ] || return 0
+	KTAP_FAIL=$((KTAP_FAIL + 1))
+	printf '%s# the plan said %d, %d ran\n' "$KTAP_IN" "$KTAP_PLAN" "$KTAP_N"
+	return 1
+}
 ktap_end() {
 	if [ -z "$KTAP_PLAN" ]; then
 		printf '%s1..%d\n' "$KTAP_IN" "$KTAP_N"
-	elif [ "$KTAP_N" -ne "$KTAP_PLAN" ]; then
-		# the plan promised another count: a result went missing
-		KTAP_FAIL=$((KTAP_FAIL + 1))
-		printf '%s# the plan said %d, %d ran\n' "$KTAP_IN" "$KTAP_PLAN" "$KTAP_N"
+	else
+		ktap_plan_kept || true
 	fi
 	printf '%s: %d passed, %d failed\n' "$KTAP_NAME" "$KTAP_PASS" "$KTAP_FAIL"
 	[ "$KTAP_FAIL" -eq 0 ]
@@ -135,10 +141,7 @@ ktap_sub_begin() {
 }
 ktap_sub_end() {
 	local rc=0
-	if [ "$KTAP_N" -ne "$KTAP_PLAN" ]; then
-		printf '%s# the plan said %d, %d ran\n' "$KTAP_IN" "$KTAP_PLAN" "$KTAP_N"
-		rc=1
-	fi
+	ktap_plan_kept || true
 	[ "$KTAP_FAIL" -eq 0 ] || rc=1
 	IFS=$'\t' read -r KTAP_NAME KTAP_N KTAP_PASS KTAP_FAIL KTAP_PLAN KTAP_IN <<<"${KTAP_STACK[-1]}"
 	unset 'KTAP_STACK[-1]'

@@ -50,10 +50,9 @@ result() { # RC DESCRIPTION [SUMMARY-LINE]: a part's result
 	ktap_result "$1" "$2"
 	SUMMARY+=("$(if [ "$1" -eq 0 ]; then echo ok; else echo not ok; fi) $KTAP_N ${3:-$2}")
 }
-# sub_begin NAME COUNT, sub_result RC DESCRIPTION, sub_end: a part whose
-# tests test.sh runs itself (a step's boots), as a subtest (lib.sh's
-# ktap_sub_begin); its results go to the summary as they are printed.
-sub_begin() { ktap_sub_begin "$@"; }
+# ktap_sub_begin NAME COUNT (lib.sh), sub_result RC DESCRIPTION, sub_end:
+# a part whose tests test.sh runs itself (a step's boots), as a subtest;
+# its results go to the summary as they are printed.
 sub_result() {
 	ktap_result "$1" "$2"
 	SUMMARY+=("    $(if [ "$1" -eq 0 ]; then echo ok; else echo not ok; fi) $KTAP_N $2")
@@ -250,7 +249,7 @@ for d in $(step_dirs) today; do
 	# has one
 	bares=()
 	case " ${arches[*]} " in *" x86_64 "*) [ "$(expected_bare "$n" x86_64)" = - ] || bares=(x86_64) ;; esac
-	sub_begin "${n/#[0-9]*/step-$n}" $((${#budget[@]} + ${#skipped[@]} + ${#arches[@]} + ${#bares[@]} + $([ "$variant" = nr16k ] && echo 1 || echo 0)))
+	ktap_sub_begin "${n/#[0-9]*/step-$n}" $((${#budget[@]} + ${#skipped[@]} + ${#arches[@]} + ${#bares[@]} + $([ "$variant" = nr16k ] && echo 1 || echo 0)))
 	for v in "${budget[@]}" "${skipped[@]}"; do sub_result 0 "$v"; done
 	# The reader sees the run; the verdict lines are kept for the summary.
 	[ "${#arches[@]}" -eq 0 ] || "$TOP/common/boot/step.sh" "$n" "${arches[@]}" || true
