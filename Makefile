@@ -23,7 +23,7 @@ KNOBS := ARCH CPUS PLAN MS HOLD THINK
 $(foreach v,$(KNOBS),$(if $(filter command line,$(origin $(v))),,$(eval $(v) := $(QSL_$(v)))))
 export DURATION CPUS KVM PLAN QSLTORTURE REPS BENCH_STAGES BENCH_CPUS MS HOLD THINK MATRIX_STAGES MATRIX_ROWS
 
-.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-pin verify-coverage sim-bench sim-overcommit sim-sockets sim-record sim-lockhammer sim-grid today bench bench-record matrix series snapshots edit-series export-series mutants recheck book book-dist lab lab-bench lab-scale lab-uncontended clean distclean
+.PHONY: help deps check test soak ktap-record book-runs verify verify-mutants verify-ref verify-faults verify-lkmm verify-herd herdtools verify-pin verify-coverage sim-bench sim-overcommit sim-sockets sim-record sim-lockhammer sim-grid today bench bench-record matrix series snapshots edit-series export-series mutants recheck book book-dist lab lab-bench lab-scale lab-uncontended clean distclean
 .DEFAULT_GOAL := help
 
 help:
@@ -66,6 +66,11 @@ help:
 	@echo "  make verify-ref    the checker against its reference search: the same behaviours on every small configuration"
 	@echo "  make verify-faults the checker's planted faults (common/checker/faults/): each must be killed"
 	@echo "  make verify-lkmm   the LKMM litmus suite of the 6.1 tree, translated, under every model (STEP=N: on step N's lock)"
+	@echo "  make verify-herd   herd7 against the checker: the LKMM's, the catalogue's and diy7's litmus tests under each"
+	@echo "                     model's .cat (common/checker/models/), weak against the LKMM (SAMPLE=N SOURCES=\"lkmm manual auto diy\")"
+	@echo "  make herdtools     build herd7, diy7 and klitmus7 from THIRD_PARTY (default ../shared/third_party) into ~/.cache"
+	@echo "  make klitmus-N     the LKMM's litmus tests as klitmus7 kernel modules on step N's booted kernel (today too);"
+	@echo "                     a state the LKMM forbids is a FAIL (KLITMUS_BUSTED=1: the control, which must FAIL)"
 	@echo "  make verify-pin    record the checker's pinned counts again (SHORT=1: only what make test runs)"
 	@echo "  make verify-coverage which lines of each step's lock the checker's rows reach, per model (SHORT=1: make test's rows)"
 	@echo "  make lab           each step's qspinlock.c on real threads in userspace (x86_64, sparc64 via qemu-user),"
@@ -113,6 +118,12 @@ verify-faults:
 verify-lkmm:
 	@$(CHECKER)/verify-lkmm.sh $(if $(STEP),--step "$(STEP)") $(if $(MODELS),--models "$(MODELS)")
 
+verify-herd:
+	@$(CHECKER)/verify-herd.sh $(if $(SAMPLE),--sample $(SAMPLE)) $(if $(SOURCES),--sources "$(SOURCES)") $(if $(MODELS),--models "$(MODELS)")
+
+herdtools:
+	@$(HARNESS)/herdtools.sh
+
 verify-coverage:
 	@$(CHECKER)/verify-coverage.sh $(if $(SHORT),--short)
 
@@ -127,6 +138,9 @@ verify-%:
 
 today:
 	@$(BOOT)/step.sh today $(ARCH)
+
+klitmus-%:
+	@$(BOOT)/klitmus.sh "$*" $(ARCH)
 
 shell-%:
 	@$(BOOT)/shell.sh "$*" $(or $(ARCH),x86_64)

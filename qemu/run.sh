@@ -11,6 +11,8 @@
 #               Prints the run directory.
 #   MODE shell: an interactive busybox shell on the guest (Ctrl-A X quits).
 # Environment: CPUS, DURATION, PLAN, QSLTORTURE, QSL_GRACE, KVM=1 (opt-in),
+# KLITMUS (klitmus.sh: the klitmus7 modules' parameters, and the initramfs
+# that holds them, QSL_INITRD; KLITMUS_SECONDS, the time they may take),
 # QEMU_CPU (x86_64: QEMU's -cpu; step.sh's second boot of a step with a
 # "bare" column clears the hypervisor bit with it).
 set -eu
@@ -20,7 +22,7 @@ n=$(stage "$1")
 arch=$2
 mode=$3
 KERNEL_OBJ=$(obj_dir "$n" "$arch")
-INITRD=$KERNEL_OBJ/qsl-initramfs.cpio
+INITRD=${QSL_INITRD:-$KERNEL_OBJ/qsl-initramfs.cpio}
 CPUS=$(vcpus_for "$arch")
 DURATION=$(duration_for step)
 PLAN=${PLAN:-spin_lock,spin_lock_irq,rw_lock}
@@ -32,7 +34,10 @@ if [ "${KVM:-0}" = 1 ]; then
 	check_kvm
 	ACCEL=kvm
 fi
-APPEND="panic=-1 qsl.mode=$mode qsl.plan=$PLAN qsl.duration=$DURATION qsl.qsltorture=$QSLTORTURE"
+KLITMUS=${KLITMUS:-off}
+KLITMUS_SECONDS=${KLITMUS_SECONDS:-0}
+check_number KLITMUS_SECONDS "$KLITMUS_SECONDS" 0 36000
+APPEND="panic=-1 qsl.mode=$mode qsl.plan=$PLAN qsl.duration=$DURATION qsl.qsltorture=$QSLTORTURE qsl.klitmus=$KLITMUS"
 # shellcheck source=qemu/x86_64.sh
 . "$TOP/qemu/$arch.sh"
 command -v "$QEMU_BIN" >/dev/null || die "$QEMU_BIN is missing; run: make deps"
@@ -47,13 +52,13 @@ fi
 # Every run of the plan, plus the qsl_torture run, plus boot time.
 # (grep -c exits 1 when it counts 0, as for PLAN=none.)
 runs=$(($(printf '%s' "$PLAN" | tr ',' '\n' | grep -vc '^none$' || true) + 1))
-limit=$((runs * (DURATION + 10) + GRACE))
+limit=$((runs * (DURATION + 10) + KLITMUS_SECONDS + GRACE))
 dir=$(run_dir "$n" "$arch" "${4:-}")
 run_fresh "$dir"
 log=$dir/console.log
 {
 	printf 'stage=%s\narch=%s\nmutant=%s\ntag=%s\n' "$(stage_step "$n")" "$arch" "$(stage_mutant "$n")" "${4:-}"
-	printf 'cpus=%s\nduration=%s\nplan=%s\nqsltorture=%s\naccel=%s\n' "$CPUS" "$DURATION" "$PLAN" "$QSLTORTURE" "$ACCEL"
+	printf 'cpus=%s\nduration=%s\nplan=%s\nqsltorture=%s\nklitmus=%s\naccel=%s\n' "$CPUS" "$DURATION" "$PLAN" "$QSLTORTURE" "$KLITMUS" "$ACCEL"
 	printf 'qemu_cpu=%s\ntsc_khz=%s\n' "${QEMU_CPU:-default}" "${TSC_KHZ:-guest-calibrated}"
 	printf 'kernel=%s\nstarted=%s\n' "${QEMU_KERNEL#"$TOP"/}" "$(date -u '+%Y-%m-%dT%H:%M:%SZ')"
 	printf 'commit=%s\n' "$(commit_of "$TOP" 2>/dev/null || echo unknown)"
@@ -72,6 +77,7 @@ qpid=$!
 # verdict does not count it).
 tail -n +1 -f --pid="$qpid" "$log" 2>/dev/null |
 	grep --line-buffered -E "QSL: |Writes:|Reads :|End of test|qsl_torture|$BADNESS_RE" |
+	grep --line-buffered -v -E "QSL: klitmus\| ([^O]|O[^b])" |
 	awk '{ print "    | " $0 }
 	     !nmi && /NMI handler .* took too long/ {
 		print "    | (expected under TCG: emulated CPUs run the NMI handler slowly; not a failure)"; nmi = 1 }

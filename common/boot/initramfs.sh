@@ -5,6 +5,8 @@
 # common/boot/qsl-torture), and (x86_64)
 # busybox for `make shell-N`.
 # usage: initramfs.sh N ARCH [EXTRA_MODULE.ko...]
+# KLITMUS_DIR=DIR (klitmus.sh): DIR's modules in /modules/klitmus/ as
+# well, written to qsl-initramfs-klitmus.cpio instead.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -12,7 +14,7 @@ n=$(stage "$1")
 arch=$2
 shift 2 # the rest: extra modules, relative to the object tree or absolute
 obj=$(obj_dir "$n" "$arch")
-out=$obj/qsl-initramfs.cpio
+out=$obj/qsl-initramfs${KLITMUS_DIR:+-klitmus}.cpio
 tools=$BUILD/tools
 mkdir -p "$tools"
 
@@ -32,7 +34,7 @@ if [ ! -x "$init" ] || [ "$TOP/common/boot/guest/init.c" -nt "$init" ]; then
 		die "building common/boot/guest/init.c for $arch failed"
 fi
 
-list=$obj/qsl-initramfs.list
+list=$obj/qsl-initramfs${KLITMUS_DIR:+-klitmus}.list
 {
 	echo "dir /dev 755 0 0"
 	echo "nod /dev/console 600 0 0 c 5 1"
@@ -46,6 +48,13 @@ list=$obj/qsl-initramfs.list
 		[ -f "$f" ] || die "module $f is missing; was the kernel built?"
 		echo "file /modules/$(basename "$f") $f 644 0 0"
 	done
+	if [ -n "${KLITMUS_DIR:-}" ]; then
+		echo "dir /modules/klitmus 755 0 0"
+		for f in "$KLITMUS_DIR"/*.ko; do
+			[ -f "$f" ] || die "no module in $KLITMUS_DIR"
+			echo "file /modules/klitmus/$(basename "$f") $f 644 0 0"
+		done
+	fi
 	if [ "$arch" = x86_64 ]; then
 		echo "dir /bin 755 0 0"
 		echo "file /bin/busybox /bin/busybox 755 0 0"

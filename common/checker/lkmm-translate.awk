@@ -1,7 +1,7 @@
 # lkmm-translate.awk: the Linux-kernel memory model's litmus tests (herd7's
 # C litmus format) as the lock checker's tests (struct vc_litmus, vc.h).
 #
-#   awk -v out=FILE.c [-v root=TREE] -f lkmm-translate.awk T.litmus... >FILE.tsv
+#   awk -v out=FILE.c [-v root=TREE] [-v raw=1] -f lkmm-translate.awk T.litmus... >FILE.tsv
 #
 # Writes ONE C file (out) with one struct vc_litmus per test it can
 # translate, in the array vc_lkmm_tests[] the checker's -L searches after
@@ -17,6 +17,10 @@
 # (it takes a spinlock) or plain; action: run or skip; note: why it was
 # skipped (the first construct it cannot translate), or what the
 # translation changed, or "-".
+#
+# With raw=1 (verify-herd.sh) the Result line is neither needed nor read:
+# the checker asks whether the clause's proposition can hold, as herd7's
+# "Observation" line answers it (Never, or not), and expect is "-".
 #
 # The translation keeps the thread bodies as they are: herd's C is C.  Each
 # shared variable becomes a field of a per-test struct laid out at
@@ -209,6 +213,11 @@ function uncomment(s,   r, i, d)
 function translate(file, txt,   hdr, i, t, n, tail, q, qpos, prop, filt, main, r, expect, note, nm)
 {
 	ntests++
+	# intptr_t (the catalogue's generated tests) is a long in the kernel
+	gsub(/uintptr_t/, "unsigned long", txt)
+	gsub(/intptr_t/, "long", txt)
+	# a volatile variable (manual/locked/) is one the checker sees anyway
+	gsub(/volatile[ \t]+/, "", txt)
 	S = txt
 	L = length(S)
 	P = 1
@@ -234,9 +243,18 @@ function translate(file, txt,   hdr, i, t, n, tail, q, qpos, prop, filt, main, r
 	if (T_name in seen)
 		return skip("a second test of this name (" seen[T_name] ")")
 	seen[T_name] = T_path
-	if (T_result == "-")
+	if (T_result == "-" && !raw)
 		return skip("no Result line")
 
+	# diy7's lines between the name and the init block: a quoted cycle,
+	# then Key=value lines (Prefetch=, Com=, Orig=, Hash=)
+	for (;;) {
+		skipws()
+		if (substr(S, P, 1) != "\"" && !match(substr(S, P), /^[A-Za-z]+=/))
+			break
+		n = index(substr(S, P) "\n", "\n")
+		P += n
+	}
 	# the init block, then the threads P0..Pn, then the clauses
 	split("", vtype); split("", vorder); nvars = 0
 	split("", lockidx); nlocks = 0
@@ -310,7 +328,9 @@ function translate(file, txt,   hdr, i, t, n, tail, q, qpos, prop, filt, main, r
 	# The Result line is herd7's observation of the clause's proposition,
 	# whatever its quantifier: Never and Sometimes are what "can it hold?"
 	# answers; Always is "can it fail?" answering never.
-	if (T_result == "Always") {
+	if (raw)
+		expect = "-"
+	else if (T_result == "Always") {
 		prop = "!" prop
 		expect = "never"
 		note = "the clause negated (Result: Always): the checker asks whether it can fail"

@@ -22,6 +22,8 @@ pkgs_for() {
 	uncontended) echo "valgrind binutils" ;;
 	verify) echo "gcc binutils" ;;
 	lint) echo "sparse" ;;
+	# herdtools.sh: herdtools7 7.56.3 builds with Debian 12's OCaml alone
+	herd) echo "ocaml-nox ocaml-dune menhir ocaml-findlib libmenhir-ocaml-dev" ;;
 	*) die "deps.sh: unknown group '$1'" ;;
 	esac
 }

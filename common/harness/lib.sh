@@ -234,3 +234,48 @@ pkg_installed() {
 	dpkg-query ${QSL_DPKG_ADMINDIR:+--admindir="$QSL_DPKG_ADMINDIR"} -W -f='${Status}' "$1" 2>/dev/null |
 		grep -q "install ok installed"
 }
+
+# The outside world's judges (common/harness/README.md, "herd7 and
+# klitmus7"): archives in THIRD_PARTY (a variable: default
+# ../shared/third_party beside the checkout), each checked against the
+# checksum third-party.tsv records; herdtools7 built from its archive once
+# per version into HERD_HOME, outside build/, so that make clean and a
+# fresh clone do not build it again.
+THIRD_PARTY=${THIRD_PARTY:-$TOP/../shared/third_party}
+HERD_VERSION=7.56.3
+HERD_HOME=${HERD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/qspinlock-step-by-step}/herdtools7-$HERD_VERSION
+# shellcheck disable=SC2034 # read by verify-herd.sh and klitmus.sh
+LITMUS_CATALOGUE=paulmck-litmus-2f1be9ed
+
+# third_party_problem FILE: nothing if THIRD_PARTY/FILE is there with the
+# checksum third-party.tsv records; otherwise one line saying what is
+# wrong and where the file comes from.
+third_party_problem() {
+	local want got from
+	want=$(awk -F'\t' -v f="$1" '$1 == f { print $2 }' "$TOP/common/harness/third-party.tsv")
+	from=$(awk -F'\t' -v f="$1" '$1 == f { print $3 }' "$TOP/common/harness/third-party.tsv")
+	[ -n "$want" ] || { echo "$1 is not listed in common/harness/third-party.tsv"; return; }
+	if [ ! -f "$THIRD_PARTY/$1" ]; then
+		echo "$THIRD_PARTY/$1 is missing ($from; set THIRD_PARTY=DIR to where it is)"
+		return
+	fi
+	got=$(sha256sum "$THIRD_PARTY/$1" | cut -d' ' -f1)
+	[ "$got" = "$want" ] ||
+		echo "$THIRD_PARTY/$1 has sha256 $got, not $want as common/harness/third-party.tsv records ($from)"
+}
+
+# herd_problem: nothing if herd7, diy7 and klitmus7 are built in
+# HERD_HOME; otherwise why not, for a test's "# SKIP" line.
+herd_problem() {
+	local t
+	for t in herd7 diy7 klitmus7; do
+		[ -x "$HERD_HOME/bin/$t" ] && continue
+		echo "$t is not built in $HERD_HOME (make herdtools builds it from $THIRD_PARTY/herdtools7-$HERD_VERSION.tar.gz)"
+		return
+	done
+}
+
+# herd7 ARGS...: herd7 with its own model library (bell, cat and def
+# files); klitmus7 likewise with its templates.
+herd7() { HERDLIB=$HERD_HOME/share/herdtools7/herd "$HERD_HOME/bin/herd7" "$@"; }
+klitmus7() { LITMUSDIR=$HERD_HOME/share/herdtools7/litmus "$HERD_HOME/bin/klitmus7" "$@"; }

@@ -99,7 +99,8 @@ lastline() {
 PARTS=("make check" "book-screens" "verify --short" "verify-mutants --counted"
 	"verify-lkmm" "sim-bench" "sim-overcommit" "sim-sockets" "lab --short"
 	"lab-mutants --short" "lab-bench --smoke" STEPS "test-and-set-bit"
-	"module-lint" "bench --smoke" "matrix --smoke" CONTROLS "ktap-read")
+	"module-lint" "bench --smoke" "matrix --smoke" "verify-herd --sample 300" "klitmus"
+	CONTROLS "ktap-read")
 PART_NEXT=0
 # part_expect NAME: is NAME the next part of PARTS?  STEPS stands for
 # every "step-N (...)" and "today (...)" part, CONTROLS for "control: ...".
@@ -151,7 +152,7 @@ exec > >(tee "$BUILD/test-output.txt")
 tee_pid=$!
 # The plan: PARTS (above), with STEPS one a step and today's tree, and
 # CONTROLS the two negative controls.
-ktap_begin test $((${#PARTS[@]} - 2 + $(step_dirs | wc -l) + 1 + 2))
+ktap_begin test $((${#PARTS[@]} - 2 + $(step_dirs | wc -l) + 1 + 3))
 
 part "make check"
 say "make check"
@@ -310,6 +311,19 @@ part "matrix --smoke"
 say "the configuration matrix's cheap row: step $last_x86's kernel, built above, booted with 8 vCPUs (make matrix builds the rest)"
 lastline "matrix --smoke" env MATRIX_STAGES="$last_x86" "$TOP/common/boot/matrix.sh" --smoke
 
+part "verify-herd --sample 300"
+say "herd7 against the checker: 300 of the LKMM's and diy7's litmus tests under sc, tso and weak, and weak against the LKMM"
+lastline "verify-herd --sample 300" env HERD_MAX_EXECS=200000 HERD_TIMEOUT=20 "$TOP/common/checker/verify-herd.sh" --sample 300 --sources "lkmm diy"
+
+part "klitmus"
+herd_missing=$(herd_problem)
+if [ -n "$herd_missing" ]; then
+	result 0 "klitmus-$last_x86 # SKIP $herd_missing"
+else
+	say "klitmus7: the LKMM's tests and the catalogue's locked/ (every 3rd) as kernel modules on step $last_x86's kernel; every state seen must be one herd7's LKMM allows"
+	lastline "klitmus" env KLITMUS_SAMPLE=110 "$TOP/common/boot/klitmus.sh" "$last_x86" x86_64
+fi
+
 # A negative control passes when the harness judges the broken run FAIL
 # for the expected reason; any other outcome (PASS, or FAIL for some other
 # reason) means the harness cannot be trusted to see that kind of bug.
@@ -335,6 +349,17 @@ control "locktorture lock_busted on step 0" "lock_busted: locktorture reported f
 last=$last_x86
 control "qsl_torture busted=1 on step $last" "qsl_torture: .*(took it while|owner became|lost updates)" \
 	"$(run_dir "$last" x86_64 control-qslt-busted)" PLAN=none QSLTORTURE=busted=1 "$TOP/common/boot/step.sh" --tag control-qslt-busted "$last" x86_64
+
+# klitmus7's control: the same modules with a spin_lock() that does
+# nothing (klitmus-busted.h) must show a state the LKMM forbids.
+if [ -n "$herd_missing" ]; then
+	part "control: klitmus7 modules, busted lock"
+	result 0 "control klitmus7 modules, busted lock # SKIP $herd_missing"
+else
+	control "klitmus7 modules with a busted spin_lock() on step $last" "saw a state the LKMM forbids" \
+		"$(run_dir "$last" x86_64 klitmus-busted)" KLITMUS_BUSTED=1 KLITMUS_SAMPLE=110 KLITMUS_SIZE=1000 \
+		"$TOP/common/boot/klitmus.sh" "$last" x86_64
+fi
 
 # The last part: the kernel's own parser reads this run's output so far,
 # with this part's result line as it will be if it passes.

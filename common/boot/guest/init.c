@@ -12,6 +12,9 @@
  *   qsl.stat=SECONDS         locktorture's stat_interval
  *   qsl.qsltorture=PARAMS    run qsl_torture.ko after locktorture, with
  *                            PARAMS (commas become spaces); "off" skips it
+ *   qsl.klitmus=PARAMS       run every klitmus7 module in /modules/klitmus/
+ *                            (make klitmus-N), each with PARAMS (commas
+ *                            become spaces), after the rest; "off" skips it
  *
  * Every line this program prints starts with "QSL: " so that the host's
  * verdict can tell it from the kernel's own messages.  The same source is
@@ -282,10 +285,78 @@ static void run_qsltorture(const char *spec, int duration)
 	say("run qsl_torture end");
 }
 
+/*
+ * Each klitmus7 module runs its litmus test when /proc/litmus is read and
+ * prints herd7's format: the histogram of final states, the witnesses,
+ * the Observation line.  Every line goes to the console behind
+ * "QSL: klitmus| " for common/boot/klitmus-verdict.sh; a module that does
+ * not load, or a /proc/litmus that cannot be read, says so there.
+ */
+static void run_klitmus(const char *spec)
+{
+	static const char dir[] = "/modules/klitmus";
+	char params[256], path[512], name[256], buf[4096], *nl, *p;
+	struct dirent **list;
+	size_t len = 0;
+	int n, i;
+
+	snprintf(params, sizeof(params), "%s", spec);
+	for (p = params; *p; p++)
+		if (*p == ',')
+			*p = ' ';
+	n = scandir(dir, &list, NULL, alphasort);
+	if (n < 0) {
+		say("klitmus: no %s: %s", dir, strerror(errno));
+		return;
+	}
+	say("run klitmus start modules=%d params=%s", n - 2, params);
+	for (i = 0; i < n; i++) {
+		ssize_t got;
+		int fd;
+
+		if (!strstr(list[i]->d_name, ".ko"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name);
+		snprintf(name, sizeof(name), "%s", list[i]->d_name);
+		*strstr(name, ".ko") = '\0';
+		say("klitmus| module %s", name);
+		if (load_module(path, params)) {
+			say("klitmus| not loaded %s", name);
+			continue;
+		}
+		fd = open("/proc/litmus", O_RDONLY);
+		if (fd < 0) {
+			say("klitmus| no /proc/litmus from %s: %s", name, strerror(errno));
+		} else {
+			len = 0;
+			while ((got = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0) {
+				len += got;
+				buf[len] = '\0';
+				while ((nl = strchr(buf, '\n'))) {
+					*nl = '\0';
+					if (buf[0])
+						say("klitmus| %s", buf);
+					len -= nl + 1 - buf;
+					memmove(buf, nl + 1, len + 1);
+				}
+				if (len == sizeof(buf) - 1) {
+					say("klitmus| %s", buf);
+					len = 0;
+				}
+			}
+			if (len)
+				say("klitmus| %s", buf);
+			close(fd);
+		}
+		unload_module(name);
+	}
+	say("run klitmus end");
+}
+
 int main(void)
 {
 	struct utsname u;
-	char mode[16], plan[1024], qsl[1024], num[16], *type, *save;
+	char mode[16], plan[1024], qsl[1024], klitmus[256], num[16], *type, *save;
 	int fd, duration, stat;
 
 	mount("proc", "/proc", "proc", 0, NULL);
@@ -319,7 +390,8 @@ int main(void)
 		power_off();
 	}
 	param("qsl.qsltorture", "off", qsl, sizeof(qsl));
-	say("plan %s duration=%d qsl_torture=%s", plan, duration, qsl);
+	param("qsl.klitmus", "off", klitmus, sizeof(klitmus));
+	say("plan %s duration=%d qsl_torture=%s klitmus=%s", plan, duration, qsl, klitmus);
 
 	if (strcmp(plan, "none") != 0 &&
 	    load_module("/modules/torture.ko", "") == 0) {
@@ -329,6 +401,8 @@ int main(void)
 	}
 	if (strcmp(qsl, "off") != 0)
 		run_qsltorture(strcmp(qsl, "on") ? qsl : "", duration);
+	if (strcmp(klitmus, "off") != 0)
+		run_klitmus(klitmus);
 	report_lock_events();
 
 	say("plan done");
