@@ -124,6 +124,7 @@ for f in "$gen/src"/litmus*.c "$gen/src/Makefile"; do
 done
 if [ "$BUSTED" = 1 ]; then
 	cp "$TOP/common/boot/klitmus-busted.h" "$mod/"
+	# shellcheck disable=SC2016 # $(src) is kbuild's, not the shell's
 	echo 'ccflags-y += -include $(src)/klitmus-busted.h' >>"$mod/Makefile"
 fi
 kmake_args "$arch"
