@@ -137,7 +137,7 @@ run "the lock checker's audit catches a store and a load that escape the instrum
 run "the checker's builds are skipped only when nothing they read changed: a header, a linked object, a flag, a missing .d each rebuild" common/checker/tests/build-cache.sh
 run "the lock checker against its reference search: the same behaviours, litmus answers and pinned counts" common/checker/verify-ref.sh --check
 run "herd7: the checker's sc, tso and weak answer 100 of the LKMM's and diy7's litmus tests as herd7 does with models/*.cat; weak differs from the LKMM only where weak.cat does" \
-	env HERD_MAX_EXECS=50000 HERD_TIMEOUT=20 common/checker/verify-herd.sh --sample 100 --sources "lkmm diy"
+	env HERD_MAX_EXECS=50000 HERD_TIMEOUT=20 common/checker/verify-herd.sh --sample 100 --sources "lkmm diy own"
 # the faults' kills mean something only where the checker itself passes
 # those rows: the check above runs them, and this one waits for it
 ref_rc=$tmp/$((${#CHECKS[@]} - 1)).rc

@@ -313,7 +313,7 @@ lastline "matrix --smoke" env MATRIX_STAGES="$last_x86" "$TOP/common/boot/matrix
 
 part "verify-herd --sample 300"
 say "herd7 against the checker: 300 of the LKMM's and diy7's litmus tests under sc, tso and weak, and weak against the LKMM"
-lastline "verify-herd --sample 300" env HERD_MAX_EXECS=200000 HERD_TIMEOUT=20 "$TOP/common/checker/verify-herd.sh" --sample 300 --sources "lkmm diy"
+lastline "verify-herd --sample 300" env HERD_MAX_EXECS=200000 HERD_TIMEOUT=20 "$TOP/common/checker/verify-herd.sh" --sample 300 --sources "lkmm diy own"
 
 part "klitmus"
 herd_missing=$(herd_problem)
