@@ -27,10 +27,15 @@
 #  3. the benchmark's smoke run (make bench's pipeline, one short boot per
 #     stage and vCPU count, steps 0, 7 and 10), and the configuration matrix's
 #     cheap row (the newest x86_64 kernel with 8 vCPUs; make matrix);
+#     herd7 against the checker (300 litmus tests, make verify-herd), and
+#     klitmus7's modules of the LKMM's tests (every third) on the newest
+#     x86_64 step's kernel (make klitmus-N; without herdtools7's archive
+#     both are a KTAP SKIP that names it);
 #  4. negative controls, which must be judged FAIL for the named reason:
 #     locktorture's lock_busted on step 0, and qsl_torture with its own
-#     non-atomic lock on the newest step built for x86_64, prove a
-#     broken lock is caught.
+#     non-atomic lock on the newest step built for x86_64, and the
+#     klitmus7 modules with a spin_lock() that does nothing on the same
+#     kernel, prove a broken lock is caught.
 # The whole run is one nested KTAP block, read whole by the 6.1 tree's
 # kunit.py as its last part (ktap-read).  Ends with the seconds each part
 # took and the summary, as KTAP diagnostic lines ("# ..."), and "test: N
