@@ -16,7 +16,6 @@ if [ -z "$(herd_problem)" ] && [ "$(cat "$HERD_HOME/archive.sha256" 2>/dev/null)
 	say "herdtools: herd7, diy7 and klitmus7 $HERD_VERSION are built in $HERD_HOME"
 	exit 0
 fi
-"$TOP/common/harness/deps.sh" herd
 work_starts "building herdtools7 $HERD_VERSION"
 
 # One build at a time: a second run waits for the first, then finds its
@@ -29,6 +28,9 @@ if [ -z "$(herd_problem)" ] && [ -f "$HERD_HOME/archive.sha256" ]; then
 	say "herdtools: built by another run meanwhile, in $HERD_HOME"
 	exit 0
 fi
+# inside the lock: two checks that start the build at once must not run
+# apt-get side by side
+"$TOP/common/harness/deps.sh" herd
 tmp=$HERD_HOME.tmp
 rm -rf "$tmp" "$HERD_HOME"
 mkdir -p "$tmp/src"
