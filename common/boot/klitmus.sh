@@ -41,11 +41,8 @@ label="klitmus-$(stage_step "$n") $arch"
 dir=$(run_dir "$n" "$arch" "$tag")
 run_fresh "$dir"
 
+herd_ensure
 problem=$(herd_problem)
-if [ -n "$problem" ] && [ -z "$(third_party_problem "herdtools7-$HERD_VERSION.tar.gz")" ]; then
-	"$TOP/common/harness/herdtools.sh"
-	problem=$(herd_problem)
-fi
 [ -z "$problem" ] || { run_error "$dir" "$label" "$problem"; exit 1; }
 problem=$(third_party_problem "$LITMUS_CATALOGUE.tar.gz")
 [ -z "$problem" ] || { run_error "$dir" "$label" "$problem"; exit 1; }
@@ -60,13 +57,7 @@ fi
 # The tests and herd7's answers, the same for every stage: made once per
 # list and parameters, in build/klitmus/.
 gen=$BUILD/klitmus/s$SIZE-r$RUNS-t$LIMIT
-CATALOGUE=$BUILD/third-party/$LITMUS_CATALOGUE
-if [ ! -f "$CATALOGUE/.unpacked" ]; then
-	rm -rf "$CATALOGUE"
-	mkdir -p "$CATALOGUE"
-	tar -xzf "$THIRD_PARTY/$LITMUS_CATALOGUE.tar.gz" -C "$CATALOGUE"
-	touch "$CATALOGUE/.unpacked"
-fi
+catalogue_unpack
 MM=$PRISTINE/tools/memory-model
 if [ ! -f "$gen/done" ]; then
 	rm -rf "$gen"

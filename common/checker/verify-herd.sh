@@ -67,12 +67,8 @@ OUT=${VERIFY_OUT:-$BUILD/verify/herd}
 MODELDIR=$VSRC/models
 
 # herdtools7 is built here when its archive is there and it is not yet
+herd_ensure
 problem=$(herd_problem)
-if [ -n "$problem" ] && [ -z "$(third_party_problem "herdtools7-$HERD_VERSION.tar.gz")" ]; then
-	"$TOP/common/harness/herdtools.sh"
-	problem=$(herd_problem)
-fi
-[ -z "$problem" ] || problem=$(third_party_problem "herdtools7-$HERD_VERSION.tar.gz")
 if [ -n "$problem" ]; then
 	ktap_begin verify-herd 1
 	ktap_result 0 "verify-herd # SKIP $problem"
@@ -108,18 +104,14 @@ files() {
 # The catalogue, unpacked once per checksum; diy7's families, generated
 # again on every run (in a second).
 skipped_sources=""
-CATALOGUE=$BUILD/third-party/$LITMUS_CATALOGUE
 case " $sources " in
 *" manual "* | *" auto "*)
 	problem=$(third_party_problem "$LITMUS_CATALOGUE.tar.gz")
 	if [ -n "$problem" ]; then
 		skipped_sources="$skipped_sources manual auto"
 		skip_why=$problem
-	elif [ ! -f "$CATALOGUE/.unpacked" ]; then
-		rm -rf "$CATALOGUE"
-		mkdir -p "$CATALOGUE"
-		tar -xzf "$THIRD_PARTY/$LITMUS_CATALOGUE.tar.gz" -C "$CATALOGUE"
-		touch "$CATALOGUE/.unpacked"
+	else
+		catalogue_unpack
 	fi
 	;;
 esac

@@ -244,7 +244,6 @@ pkg_installed() {
 THIRD_PARTY=${THIRD_PARTY:-$TOP/../shared/third_party}
 HERD_VERSION=7.56.3
 HERD_HOME=${HERD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/qspinlock-step-by-step}/herdtools7-$HERD_VERSION
-# shellcheck disable=SC2034 # read by verify-herd.sh and klitmus.sh
 LITMUS_CATALOGUE=paulmck-litmus-2f1be9ed
 
 # third_party_problem FILE: nothing if THIRD_PARTY/FILE is there with the
@@ -265,14 +264,35 @@ third_party_problem() {
 }
 
 # herd_problem: nothing if herd7, diy7 and klitmus7 are built in
-# HERD_HOME; otherwise why not, for a test's "# SKIP" line.
+# HERD_HOME; otherwise why not, for a test's "# SKIP" line: the archive's
+# problem first, where it has one.
 herd_problem() {
-	local t
+	local t p
 	for t in herd7 diy7 klitmus7; do
 		[ -x "$HERD_HOME/bin/$t" ] && continue
-		echo "$t is not built in $HERD_HOME (make herdtools builds it from $THIRD_PARTY/herdtools7-$HERD_VERSION.tar.gz)"
+		p=$(third_party_problem "herdtools7-$HERD_VERSION.tar.gz")
+		echo "${p:-$t is not built in $HERD_HOME (make herdtools builds it from $THIRD_PARTY/herdtools7-$HERD_VERSION.tar.gz)}"
 		return
 	done
+}
+
+# herd_ensure: build herdtools7 now (herdtools.sh) if it is not built and
+# its archive is here; herd_problem then says whether it can run.
+herd_ensure() {
+	[ -n "$(herd_problem)" ] || return 0
+	[ -n "$(third_party_problem "herdtools7-$HERD_VERSION.tar.gz")" ] || "$TOP/common/harness/herdtools.sh"
+}
+
+# catalogue_unpack: the LKMM catalogue's archive unpacked once into
+# build/third-party/, its directory in CATALOGUE (where
+# third_party_problem has nothing to say of the archive).
+catalogue_unpack() {
+	CATALOGUE=$BUILD/third-party/$LITMUS_CATALOGUE
+	[ ! -f "$CATALOGUE/.unpacked" ] || return 0
+	rm -rf "$CATALOGUE"
+	mkdir -p "$CATALOGUE"
+	tar -xzf "$THIRD_PARTY/$LITMUS_CATALOGUE.tar.gz" -C "$CATALOGUE"
+	touch "$CATALOGUE/.unpacked"
 }
 
 # herd7 ARGS...: herd7 with its own model library (bell, cat and def
