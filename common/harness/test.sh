@@ -362,7 +362,7 @@ if [ -n "$herd_missing" ]; then
 	result 0 "control klitmus7 modules, busted lock # SKIP $herd_missing"
 else
 	control "klitmus7 modules with a busted spin_lock() on step $last" "saw a state the LKMM forbids" \
-		"$(run_dir "$last" x86_64 klitmus-busted)" KLITMUS_BUSTED=1 KLITMUS_SAMPLE=110 KLITMUS_SIZE=1000 \
+		"$(run_dir "$last" x86_64 klitmus-busted)" KLITMUS_BUSTED=1 KLITMUS_BARE=0 KLITMUS_SAMPLE=110 KLITMUS_SIZE=1000 \
 		"$TOP/common/boot/klitmus.sh" "$last" x86_64
 fi
 
