@@ -55,7 +55,18 @@ up_to_date() {
 build_stamp() { printf '%q ' "$@" | sha256sum | cut -d' ' -f1; }
 # The checker's own objects (build_checker), in $OUT/checker/, which every
 # lock's build links: checker_objs sets the array OBJS to their paths.
-checker_objs() { OBJS=("$OUT/checker/checker.o" "$OUT/checker/cost.o" "$OUT/checker/host.o"); }
+# The checker's sources, one file per section (checker.h says what each
+# holds), and the cost model's machine, which the checker links: a lock's
+# verify program can search or (-T) run the cost model.
+CHECKER_SRCS=(common/checker/main.c common/checker/memory.c common/checker/models.c
+	common/checker/tsan.c common/checker/program.c common/checker/explore.c
+	common/checker/trace.c common/costmodel/cost.c common/costmodel/cost-run.c
+	common/costmodel/host.c)
+checker_objs() {
+	local s
+	OBJS=()
+	for s in "${CHECKER_SRCS[@]}"; do OBJS+=("$OUT/checker/$(basename "$s" .c).o"); done
+}
 # fresh_verify DIR STAMP: is DIR/verify up to date with STAMP and the
 # checker's objects?  Prints its path if so.
 fresh_verify() {
@@ -241,21 +252,23 @@ build_other() {
 
 # build_checker: the checker's objects (checker_objs), once for every
 # step, again only when a source or header of theirs changed
-# (VERIFY_CHECKER_SRC: another checker.c, for verify-faults.sh).
+# (VERIFY_CHECKER_ROOT: a copy of the tree's checker and cost model
+# sources with a fault planted, for verify-faults.sh; default the tree).
 build_checker() {
 	work_starts "the checker's build"
-	local src=${VERIFY_CHECKER_SRC:-$VSRC/checker.c} stamp OBJS
+	local root=${VERIFY_CHECKER_ROOT:-$TOP} stamp OBJS i
 	checker_objs
 	mkdir -p "$OUT/checker"
-	stamp=$(build_stamp "${CFLAGS[@]}" "$src" "$VSRC" "$COSTSRC")
-	# host.o is the last made: its stamp stands for the three
-	! up_to_date "${OBJS[2]}" "$stamp" || return 0
-	rm -f "$OUT/checker/"*.o "$OUT/checker/"*.d "${OBJS[2]}.stamp"
-	{ run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$VSRC" -I "$COSTSRC" -c "$src" -o "${OBJS[0]}" &&
-		run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$COSTSRC" -c "$COSTSRC/cost.c" -o "${OBJS[1]}" &&
-		run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$VSRC" -c "$VSRC/host.c" -o "${OBJS[2]}"; } >"$OUT/checker.log" 2>&1 ||
-		die "verify: common/checker/checker.c, host.c or common/costmodel/cost.c does not compile (log: ${OUT#"$TOP"/}/checker.log)"
-	echo "$stamp" >"${OBJS[2]}.stamp"
+	stamp=$(build_stamp "${CFLAGS[@]}" "$root" "${CHECKER_SRCS[@]}")
+	# the last object is the last made: its stamp stands for them all
+	! up_to_date "${OBJS[-1]}" "$stamp" || return 0
+	rm -f "$OUT/checker/"*.o "$OUT/checker/"*.d "${OBJS[-1]}.stamp"
+	for i in "${!CHECKER_SRCS[@]}"; do
+		run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$root/common/checker" -I "$root/common/costmodel" \
+			-c "$root/${CHECKER_SRCS[$i]}" -o "${OBJS[$i]}" >>"$OUT/checker.log" 2>&1 ||
+			die "verify: ${CHECKER_SRCS[$i]} does not compile (log: ${OUT#"$TOP"/}/checker.log)"
+	done
+	echo "$stamp" >"${OBJS[-1]}.stamp"
 }
 
 # by_model MODEL SC TSO WEAK: the one of the three that is MODEL's (a plan

@@ -519,7 +519,7 @@ static int rseq_exists(void)
  * before its load of y, so it may see z = 1 and still y = 0.  DPOR missed
  * it with P0 first (and found it with the threads swapped) while it took
  * two stores to different locations for independent: under the weak
- * model they are not (checker.c, dependent()).
+ * model they are not (explore.c, dependent()).
  */
 static void s3_xchg(void)
 {
@@ -551,7 +551,7 @@ static int s3_exists(void)
  * waits for x = 2, then smp_rmb() and reads buf.  P1's store of 2 carries
  * no barrier, so P2 may still read the old buf.  The search missed it
  * while it hid failed spin iterations from its race analysis: under the
- * weak model such a load moves its CPU's view (checker.c, failed_spin()).
+ * weak model such a load moves its CPU's view (explore.c, failed_spin()).
  */
 static void hand_0(void)
 {

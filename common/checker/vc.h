@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Lock checker: what the step's lock users (api.c, litmus.c) and the
- * checker (checker.c) share.
+ * checker (checker.h and its files) share.
  */
 #ifndef _VC_H
 #define _VC_H
@@ -83,11 +83,11 @@ struct vc_vars *vc_vars(void);
 struct vc_lockref *vc_lockref_of(int i);
 
 void vc_fail(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
-/* The paravirt layout: a bounded spin's next cpu_relax() (checker.c). */
+/* The paravirt layout: a bounded spin's next cpu_relax() (tsan.c). */
 void vc_spin_bound(int on);
-/* The paravirt layout: SPIN_THRESHOLD's rounds (checker.c). */
+/* The paravirt layout: SPIN_THRESHOLD's rounds (tsan.c). */
 int vc_spin_rounds(void);
-/* The paravirt layout: a halt that may end spuriously (-S; checker.c). */
+/* The paravirt layout: a halt that may end spuriously (-S; tsan.c). */
 int vc_spurious_wakeup_point(void);
 /* The paravirt layout: the next cpu_relax() is a halt (the cost model's host). */
 void vc_halt_point(void);

@@ -2,7 +2,7 @@
 # verify-faults.sh [NAME...]: the checker's own kill table.
 #
 # Each patch of common/checker/faults/ plants one fault in the checker
-# (common/checker/checker.c): a dependency it forgets, a backtrack point
+# (common/checker/*.c): a dependency it forgets, a backtrack point
 # it drops, a sleeping choice woken too late, a memory model that lets
 # something through.  Each must be killed by what make check runs:
 # verify-ref.sh's make-check rows on today's lock, where DPOR must find
@@ -40,37 +40,39 @@ OUT=$BUILD/verify/faults
 mkdir -p "$OUT"
 t0=$(now)
 
-# run_rows DIR CHECKER.C: the make-check rows on today's lock with that
-# checker; DIR/ref.log holds what they printed.
+# run_rows DIR ROOT: the make-check rows on today's lock with the checker
+# whose sources are under ROOT (common/checker, common/costmodel); DIR/ref.log
+# holds what they printed.
 run_rows() {
-	VERIFY_OUT=$1 VERIFY_CHECKER_SRC=$2 "$TOP/common/checker/verify-ref.sh" \
+	VERIFY_OUT=$1 VERIFY_CHECKER_ROOT=$2 "$TOP/common/checker/verify-ref.sh" \
 		--check --locks today --first-fail >"$1/ref.log" 2>&1
 }
 
 if [ "$no_base" -eq 0 ]; then
 	say "verify-faults: the unmutated checker on verify-ref's make-check rows (today's lock) first"
 	mkdir -p "$OUT/base"
-	run_rows "$OUT/base" "$TOP/common/checker/checker.c" ||
+	run_rows "$OUT/base" "$TOP" ||
 		die "verify-faults: the unmutated checker fails its own rows (log: ${OUT#"$TOP"/}/base/ref.log): a kill would mean nothing; fix it first"
 fi
 
-# check_fault NAME: apply the fault to a copy of checker.c and run the
-# rows with it; writes DIR/result: the KTAP status, the line, and the
+# check_fault NAME: apply the fault to a copy of the checker's sources and
+# run the rows with it; writes DIR/result: the KTAP status, the line, and the
 # kill table's row, one a line.
 check_fault() {
 	local name=$1 d=$OUT/$1 what by
 	rm -rf "$d"
-	mkdir -p "$d/src/common/checker"
-	cp common/checker/checker.c "$d/src/common/checker/"
+	mkdir -p "$d/src/common/checker" "$d/src/common/costmodel"
+	cp common/checker/*.[ch] "$d/src/common/checker/"
+	cp common/costmodel/*.[ch] "$d/src/common/costmodel/"
 	what=$(head -1 "common/checker/faults/$name.patch")
 	if ! (cd "$d/src" && GIT_CEILING_DIRECTORIES=$d git apply "$TOP/common/checker/faults/$name.patch") 2>"$d/apply.log"; then
-		printf '1\n%s\n%s\n' "fault $name: ERROR: does not apply to checker.c; re-make it against today's checker.c ($what) (log: ${d#"$TOP"/}/apply.log)" \
+		printf '1\n%s\n%s\n' "fault $name: ERROR: does not apply to the checker; re-make it against today's sources ($what) (log: ${d#"$TOP"/}/apply.log)" \
 			"$(printf '%-30s %s' "$name" "ERROR: does not apply")" >"$d/result"
 		return
 	fi
-	if run_rows "$d" "$d/src/common/checker/checker.c"; then
+	if run_rows "$d" "$d/src"; then
 		local rc=0
-		VERIFY_OUT=$d/herd VERIFY_CHECKER_SRC=$d/src/common/checker/checker.c HERD_MAX_EXECS=50000 HERD_TIMEOUT=20 \
+		VERIFY_OUT=$d/herd VERIFY_CHECKER_ROOT=$d/src HERD_MAX_EXECS=50000 HERD_TIMEOUT=20 \
 			"$TOP/common/checker/verify-herd.sh" --sample 100 --sources "lkmm diy own" >"$d/herd.log" 2>&1 || rc=$?
 		if [ "$rc" -eq 77 ]; then
 			# no herd7 here: the fault's killer cannot run, which is no kill

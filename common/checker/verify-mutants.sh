@@ -6,7 +6,7 @@
 # for it (the ones that kill it under the weaker model: the same
 # schedule space, spared).  Without it, every model on every
 # layout runs every row.  --reuse: a row of the unmutated step that verify.sh has just
-# passed (build/verify/results.tsv, newer than checker.c) is
+# passed (build/verify/results.tsv, newer than the checker's objects) is
 # not run again (make test runs verify.sh --short first).
 #
 # Each mutant of common/boot/mutants/mutants.tsv (common/checker/mutants/NAME.patch,
@@ -52,6 +52,7 @@ OUT=$BUILD/verify
 . "$TOP/common/checker/lib.sh"
 mkdir -p "$OUT/logs" "$OUT/mutant-src"
 build_checker
+checker_objs
 
 # plan_rows STEP VARIANT MODEL EXTRA [ONLY]: "NAME TAB OPTIONS" of each row
 # of common/checker/plan.tsv named in EXTRA, in EXTRA's order, then (unless
@@ -218,7 +219,7 @@ check_base() {
 				while IFS=$'\t' read -r cname copts; do
 					[ -n "$cname" ] || continue
 					log=$OUT/logs/base-$step-$v-$m-$cname.log
-					if [ "$reuse" -eq 1 ] && [ "$OUT/results.tsv" -nt "$VSRC/checker.c" ] &&
+					if [ "$reuse" -eq 1 ] && [ "$OUT/results.tsv" -nt "${OBJS[-1]}" ] &&
 						grep -q "^$step	$v	$m	$cname	PASS	" "$OUT/results.tsv"; then
 						n=$((n + 1))
 						continue

@@ -277,8 +277,8 @@ read -r ok cnt modal <"$out/summary.tmp"
 rm -f "$out/summary.tmp"
 
 wall=$(($(now) - t0))
-mver=$(git -C "$TOP" log -1 --format='%h %cs' -- common/costmodel/cost.c common/costmodel/cost.h common/checker/checker.c 2>/dev/null || true)
-git -C "$TOP" diff --quiet HEAD -- common/costmodel/cost.c common/costmodel/cost.h common/checker/checker.c 2>/dev/null ||
+mver=$(git -C "$TOP" log -1 --format='%h %cs' -- 'common/costmodel/*.[ch]' 'common/checker/*.[ch]' 2>/dev/null || true)
+git -C "$TOP" diff --quiet HEAD -- 'common/costmodel/*.[ch]' 'common/checker/*.[ch]' 2>/dev/null ||
 	mver="$mver, with uncommitted changes"
 mparams=$(printf '%s\n' "${mline[ticket]}" | awk '{ for (i = 3; i <= NF; i++) if ($i ~ /^(transfer|occupancy|hit|fence|atomic|cross)=/) s = s " " $i; print substr(s, 2) }')
 {

@@ -6,7 +6,7 @@
 # vc_fail() at event 0 was counted (failures=1) and the verdict still
 # said PASS.  The case that shows it: trylock users (-t) on the ticket
 # lock, which has no trylock in the checker's API and fails at once.
-# The negative control is that old bug planted in a copy of checker.c:
+# The negative control is that old bug planted in a copy of the checker:
 # the same run must then be caught by this test's own check.
 set -eu
 . "$(dirname "$0")/../../boot/lib.sh"
@@ -54,15 +54,17 @@ else
 	ktap_result 1 "a failure before the first event: $why"
 fi
 
-# the control: the old bug back in a copy of checker.c
-cp common/checker/checker.c "$OUT/checker-control.c"
-sed -i -e 's/if (b->set && (preemptions/if (b->n \&\& (preemptions/' \
-	-e 's/if (best\.set) {/if (best.n) {/' "$OUT/checker-control.c"
-if cmp -s common/checker/checker.c "$OUT/checker-control.c" ||
-	[ "$(diff common/checker/checker.c "$OUT/checker-control.c" | grep -c '^>')" -ne 2 ]; then
-	ktap_result 1 "control: planting the old bug changed not exactly 2 lines of checker.c (changed since?)"
+# the control: the old bug back in a copy of the checker's sources
+ctl=$OUT/control
+mkdir -p "$ctl/common/checker" "$ctl/common/costmodel"
+cp common/checker/*.[ch] "$ctl/common/checker/"
+cp common/costmodel/*.[ch] "$ctl/common/costmodel/"
+sed -i 's/if (b->set && (preemptions/if (b->n \&\& (preemptions/' "$ctl/common/checker/explore.c"
+sed -i 's/if (s->best\.set) {/if (s->best.n) {/' "$ctl/common/checker/main.c"
+if [ "$(diff -r common/checker "$ctl/common/checker" | grep -c '^>')" -ne 2 ]; then
+	ktap_result 1 "control: planting the old bug changed not exactly 2 lines of explore.c and main.c (changed since?)"
 else
-	VERIFY_CHECKER_SRC=$OUT/checker-control.c build_checker
+	VERIFY_CHECKER_ROOT=$ctl build_checker
 	bin=$(build_other ticket) || die "checker-verdict: the control's checker: $bin"
 	if why=$(judge "$bin" control); then
 		ktap_result 1 "control: a checker that drops event-0 failures passed the check"

@@ -30,7 +30,7 @@
 #include <asm/barrier.h>
 #include <asm/processor.h>
 
-/* The cost model's socket of the running CPU (checker.c; vc.h). */
+/* The cost model's socket of the running CPU (cost-run.c; vc.h). */
 int vc_numa_node(void);
 
 /*

@@ -2,7 +2,7 @@
 # registries.sh: the lists the project keeps in more than one file agree,
 # and each check can fail.
 #  - the memory models: VERIFY_MODELS (lib.sh, read by every verify
-#    script) and the checker's model_name[] (common/checker/checker.c);
+#    script) and the checker's model_name[] (common/checker/main.c);
 #  - the litmus tests carry their expectations (common/checker/litmus.c):
 #    every test has a kind and an answer under each model (the checker's
 #    -L list refuses to print a test without them, too);
@@ -17,7 +17,7 @@
 #    kill;
 #  - every patch applies where it is meant to: each mutant to its step's
 #    tree (steps/NN-*/tree), each fault of common/checker/faults/ to
-#    checker.c.  A series edit that moves the context of a mutant would
+#    the checker's sources.  A series edit that moves the context of a mutant would
 #    otherwise be found only by make test's kill table, an hour later.
 # Each check is then run on a doctored copy, which it must refuse for its
 # reason.  Prints KTAP (lib.sh) and "registries: N passed, N failed".
@@ -115,7 +115,7 @@ check_plan() {
 }
 
 # check_patches_apply MUTANTS.TSV FAULTS-DIR: each mutant applies to a
-# copy of its step's tree, each fault to a copy of checker.c.
+# copy of its step's tree, each fault to a copy of the checker's sources.
 check_patches_apply() {
 	local name step patch t rc=0
 	t=$(mktemp -d)
@@ -128,10 +128,11 @@ check_patches_apply() {
 		fi
 	done < <(tsv_columns "$1" name step)
 	if [ "$rc" -eq 0 ]; then
-		mkdir -p "$t/c/common/checker" && cp $V/checker.c "$t/c/common/checker/"
+		mkdir -p "$t/c/common/checker" "$t/c/common/costmodel"
+		cp $V/*.[ch] "$t/c/common/checker/" && cp common/costmodel/*.[ch] "$t/c/common/costmodel/"
 		for patch in "$2"/*.patch; do
 			if ! (cd "$t/c" && GIT_CEILING_DIRECTORIES=$t git apply --check "$TOP/$patch") >/dev/null 2>&1; then
-				echo "the fault $(basename "$patch" .patch) does not apply to checker.c; make it again against $V/checker.c"
+				echo "the fault $(basename "$patch" .patch) does not apply to the checker's sources; make it again against $V/ and common/costmodel/"
 				rc=1 && break
 			fi
 		done
@@ -146,13 +147,13 @@ check() { # description command...
 	shift
 	if msg=$("$@"); then ktap_result 0 "$what"; else ktap_fail_text "$what: $msg"; fi
 }
-check "memory models: the checker's are VERIFY_MODELS ($VERIFY_MODELS)" check_models $V/checker.c "$VERIFY_MODELS"
+check "memory models: the checker's are VERIFY_MODELS ($VERIFY_MODELS)" check_models $V/main.c "$VERIFY_MODELS"
 check "litmus tests: each of the $(grep -c '{ \.name = ' $V/litmus.c) in litmus.c carries its kind and its answer under each model" check_litmus $V/litmus.c
 check "the mutants: common/boot/mutants/mutants.tsv and the checker's patches agree, its rows and models exist" \
 	check_checker_mutants $M $V/mutants $V/plan.tsv
 check "the booted mutants: common/boot/mutants/mutants.tsv and common/boot/mutants/*.patch agree" check_booted_mutants $M common/boot/mutants
 check "the checker's plan: every row named once, short yes, no or kill, layouts -, all or pv" check_plan $V/plan.tsv
-check "every mutant applies to its step's tree, every fault of $V/faults/ to checker.c" check_patches_apply $M $V/faults
+check "every mutant applies to its step's tree, every fault of $V/faults/ to the checker's sources" check_patches_apply $M $V/faults
 # the list as checker/lib.sh defines it (sourcing it would install packages)
 OTHER_LOCKS=() SOCKET_LOCKS=() && eval "$(grep -E '^(OTHER|SOCKET)_LOCKS=' common/checker/lib.sh)"
 check "the cost model's other locks: OTHER_LOCKS and SOCKET_LOCKS (${OTHER_LOCKS[*]} ${SOCKET_LOCKS[*]}) and common/costmodel/locks/ agree" check_other_locks common/costmodel/locks "${OTHER_LOCKS[@]}" "${SOCKET_LOCKS[@]}"
@@ -171,8 +172,8 @@ refused() { # reason command...
 		ktap_fail_text "doctored, refused for another reason than '$why': $msg"
 	fi
 }
-sed 's/"tso", "weak"/"tso", "weak", "arm"/' $V/checker.c >"$tmp/checker.c"
-refused "the checker's models are" check_models "$tmp/checker.c" "$VERIFY_MODELS"
+sed 's/"tso", "weak"/"tso", "weak", "arm"/' $V/main.c >"$tmp/main.c"
+refused "the checker's models are" check_models "$tmp/main.c" "$VERIFY_MODELS"
 sed 's/\(\.name = "IRIW", .*\)"never", "never", "reachable" }/\1"never", "never" }/' $V/litmus.c >"$tmp/litmus.c"
 refused "the test 'IRIW' does not carry" check_litmus "$tmp/litmus.c"
 sed 's/\(\.name = "CoRR", \.kind = \)"plain"/\1"plan"/' $V/litmus.c >"$tmp/litmus.c"
@@ -204,5 +205,5 @@ awk -F'\t' -v OFS='\t' '$1 == "xchg-tail-owner-window" { $2 = 7 } { print }' $M 
 refused "the mutant xchg-tail-owner-window does not apply to step 7's tree" check_patches_apply "$tmp/mutants.tsv" $V/faults
 sed '0,/^-[^-]/s/^\(-[^-].*\)$/\1 \/* moved *\//' $V/faults/await-watches-one-location.patch >"$tmp/faults/moved.patch"
 grep "^#" $M >"$tmp/no-mutants.tsv"
-refused "the fault moved does not apply to checker.c" check_patches_apply "$tmp/no-mutants.tsv" "$tmp/faults"
+refused "the fault moved does not apply to the checker's sources" check_patches_apply "$tmp/no-mutants.tsv" "$tmp/faults"
 ktap_end

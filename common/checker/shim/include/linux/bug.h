@@ -13,7 +13,7 @@ do {									\
 /*
  * WARN(), WARN_ONCE() and BUG(): only the lock checker's paravirt layout
  * compiles code that uses them, and there a warning or a BUG() is a
- * failure of the run (vc_fail(), common/checker/checker.c).
+ * failure of the run (vc_fail(), common/checker/explore.c).
  */
 void vc_fail(const char *fmt, ...) __printf(1, 2);
 #define WARN(cond, fmt...)						\

@@ -2,7 +2,7 @@
 /*
  * Lock checker: alloc_large_system_hash() for the paravirt lock hash.
  * The table must be modelled memory, which lives in the checker's arena:
- * vc_pv_hash_area() reserves its end (common/checker/checker.c), which
+ * vc_pv_hash_area() reserves its end (common/checker/memory.c), which
  * the checker clears before every execution, as a boot's table starts.
  */
 #ifndef _VC_LINUX_MEMBLOCK_H

@@ -5,7 +5,7 @@
  *
  * SPIN_THRESHOLD: a paravirt waiter spins this many rounds, then halts.
  * The kernel's is 1 << 15.  Here it is one round whose cpu_relax() is a
- * bounded wait (vc_spin_bound(), common/checker/checker.c): the checker
+ * bounded wait (vc_spin_bound(), common/checker/tsan.c): the checker
  * may end it whether or not what the waiter read has changed, as 32768
  * rounds of spinning end on a real CPU.  An unbounded spin (the MCS wait,
  * pv_wait()'s halt) waits for a change, as everywhere else.  Under the
