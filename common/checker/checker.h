@@ -87,8 +87,14 @@ struct config {
 	int audit;		/* -A BYTE: poison the arena with BYTE; -1: none */
 	int enumerate;		/* -E: go on past failures, count behaviours */
 	int reference;		/* -R: the reference search, every choice */
-	/* -T: the cost model instead of a search (cost.h) */
-	u64 cost_end;		/* cycles to simulate; 0: no cost model */
+};
+
+/*
+ * The cost model's parameters: the options of its own program
+ * (common/costmodel/cost-main.c), read by the machine as it runs.
+ */
+struct cost_config {
+	u64 cost_end;		/* -T: cycles to simulate; 0: a search, no cost model */
 	u64 transfer;		/* -C: cycles a line takes from cache to cache */
 	int read_occupancy;	/* -O: percent of that a read miss keeps its line */
 	u64 hit;		/* -J: cycles of a hit */
@@ -321,10 +327,8 @@ struct search {
 
 /* ---- shared state and functions, by the file that defines them ---- */
 
-/* main.c */
-extern struct config cfg;
-extern const char *const model_name[];
-double now(void);
+/* main.c, common/costmodel/cost-main.c: the two programs' command lines */
+extern const char *const program;
 
 /* memory.c */
 extern u8 arena[ARENA_SIZE];
@@ -384,6 +388,11 @@ void task_init(struct task *t);
 void run(struct task *t);
 
 /* explore.c */
+extern struct config cfg;
+extern const char *const model_name[];
+double now(void);
+long num(const char *s, long lo, long hi, const char *what);
+int machine_setup(void);
 extern struct task tasks[MAX_TASKS];
 extern int ntasks, nprocs;
 extern struct task *cur;
@@ -419,6 +428,7 @@ void print_sched(const int *s, const int *alt, int n, FILE *f);
 int parse_sched(const char *s, int **out, int **alts);
 
 /* common/costmodel/cost-run.c */
+extern struct cost_config costcfg;
 extern u64 handover_stalls, holder_preempted, last_release;
 u64 vary(struct task *t, u64 mean);
 void cost_acquired(const struct task *t, u64 asked);

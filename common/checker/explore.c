@@ -6,6 +6,64 @@
  */
 #include "checker.h"
 
+/* ---- configuration ---------------------------------------------------- */
+
+const char *const model_name[] = { "sc", "tso", "weak" };
+_Static_assert(ARRAY_SIZE(model_name) == VC_MODELS, "a model without its litmus answers");
+
+struct config cfg = {
+	.cpus = 2, .acq = 1, .levels = 1, .irq_acq = 1,
+	.max_execs = 2000000, .min_budget = 20000, .minimise = 1,
+	.bound = 1000, .reorder_bound = 1000, .name = "lock",
+};
+
+double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+long num(const char *s, long lo, long hi, const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v < lo || v > hi) {
+		fprintf(stderr, "%s: %s must be %ld..%ld, not '%s'\n", program, what, lo, hi, s);
+		exit(2);
+	}
+	return v;
+}
+
+/*
+ * The machine both programs run: every CPU's contexts and their stacks,
+ * the per-CPU sections in the arena, a store buffer a CPU where the model
+ * has them.  After the command line, before the first execution.
+ */
+int machine_setup(void)
+{
+	int i;
+
+	pcpu_size = (__stop_lab_percpu - __start_lab_percpu + 63) & ~63UL;
+	if (PCPU_OFF + cfg.cpus * pcpu_size > ARENA_SIZE - pv_hash_bytes) {
+		fprintf(stderr, "%s: %d CPUs' per-CPU data (%lu bytes each) do not fit the modelled memory\n",
+			program, cfg.cpus, pcpu_size);
+		return 2;
+	}
+	audit_used = PCPU_OFF + cfg.cpus * pcpu_size;
+	ntasks = cfg.cpus * cfg.levels;
+	nprocs = ntasks + (cfg.model == SC ? 0 : cfg.cpus);
+	for (i = 0; i < ntasks; i++) {
+		tasks[i].id = i;
+		tasks[i].cpu = i / cfg.levels;
+		tasks[i].level = i % cfg.levels;
+		tasks[i].stack = aligned_alloc(64, STACK_SIZE);
+	}
+	return 0;
+}
+
 /* ---- simulated CPUs -------------------------------------------------- */
 
 struct task tasks[MAX_TASKS];
@@ -454,7 +512,7 @@ static void step(int p, int analyse)
 		e->seq = c[p];
 	}
 	nev++;
-	if (cfg.cost_end)
+	if (costcfg.cost_end)
 		cost_charge(p, &e->op);
 	if (is_flusher(p)) {
 		e->value = sb[p - ntasks].e[e->op.a].val;
@@ -465,7 +523,7 @@ static void step(int p, int analyse)
 		cur_src = (u32)(p + 1) << 16 | tcount[p];
 		run(&tasks[p]);
 	}
-	if (cfg.cost_end && e->op.kind == OP_RMW && e->op.rmw == R_CAS &&
+	if (costcfg.cost_end && e->op.kind == OP_RMW && e->op.rmw == R_CAS &&
 	    e->value != (e->op.a & (~0ULL >> (64 - 8 * e->op.size))))
 		cost_stats.cas_failed++;
 	e->alt = ev_alt;
@@ -585,7 +643,7 @@ enum result execute(int prefix)
 				nev);
 			return X_FAIL;
 		}
-		if (cfg.cost_end) {
+		if (costcfg.cost_end) {
 			nev = 0;	/* no trace: the events are not kept */
 			p = cost_pick();
 			if (p < 0) {
@@ -688,14 +746,14 @@ enum result execute(int prefix)
 		}
 		return X_PASS;
 	}
-	if (cfg.cost_end) {
+	if (costcfg.cost_end) {
 		/* the end: the lock free, no update of the data lost */
-		int *data = cfg.lock_line_writes ? lock_line_data() : &vc_vars()->x;
+		int *data = costcfg.lock_line_writes ? lock_line_data() : &vc_vars()->x;
 		u32 n = get(mem, off_of(data), 4), want = 0;
 
 		for (i = 0; i < ntasks; i++)
 			want += tasks[i].done_acq;
-		want *= cfg.lock_line_writes ? cfg.lock_line_writes : 1;
+		want *= costcfg.lock_line_writes ? costcfg.lock_line_writes : 1;
 		if (!vc_layout.free_nonzero && get(mem, off_of(&locks[0].word), 4))
 			vc_fail("the lock is not free at the end");
 		else if (n != want)

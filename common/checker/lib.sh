@@ -53,26 +53,39 @@ up_to_date() {
 }
 # build_stamp COMMAND-WORDS...: the stamp of a build, from its commands.
 build_stamp() { printf '%q ' "$@" | sha256sum | cut -d' ' -f1; }
-# The checker's own objects (build_checker), in $OUT/checker/, which every
-# lock's build links: checker_objs sets the array OBJS to their paths.
-# The checker's sources, one file per section (checker.h says what each
-# holds), and the cost model's machine, which the checker links: a lock's
-# verify program can search or (-T) run the cost model.
-CHECKER_SRCS=(common/checker/main.c common/checker/memory.c common/checker/models.c
+# The checker's sources, one file per part (checker.h says what each
+# holds), and the cost model's machine, which the checker links; then the
+# two command lines.  Each lock is linked twice: DIR/verify (main.c: the
+# searches) and DIR/cost (cost-main.c: the cost model), the same machine.
+CHECKER_SRCS=(common/checker/memory.c common/checker/models.c
 	common/checker/tsan.c common/checker/program.c common/checker/explore.c
 	common/checker/trace.c common/costmodel/cost.c common/costmodel/cost-run.c
-	common/costmodel/host.c)
+	common/costmodel/host.c common/checker/main.c common/costmodel/cost-main.c)
+# checker_objs: OBJS, the machine's objects (every source but the two
+# command lines, which are the last two), in $OUT/checker/.
 checker_objs() {
 	local s
 	OBJS=()
-	for s in "${CHECKER_SRCS[@]}"; do OBJS+=("$OUT/checker/$(basename "$s" .c).o"); done
+	for s in "${CHECKER_SRCS[@]::${#CHECKER_SRCS[@]}-2}"; do OBJS+=("$OUT/checker/$(basename "$s" .c).o"); done
 }
-# fresh_verify DIR STAMP: is DIR/verify up to date with STAMP and the
-# checker's objects?  Prints its path if so.
+# link_programs DIR OBJECT...: the lock's two programs from its objects
+# (and gcc flags: --coverage) and the checker's.
+link_programs() {
+	local d=$1 OBJS
+	shift
+	checker_objs
+	run_logged gcc -no-pie -o "$d/verify" "$@" "${OBJS[@]}" "$OUT/checker/main.o" &&
+		run_logged gcc -no-pie -o "$d/cost" "$@" "${OBJS[@]}" "$OUT/checker/cost-main.o"
+}
+# cost_of VERIFY: the cost model's program, linked beside a lock's verify.
+cost_of() { printf '%s/cost\n' "${1%/verify}"; }
+# fresh_verify DIR STAMP: are DIR's programs up to date with STAMP and the
+# checker's objects?  Prints the path of DIR/verify if so.
 fresh_verify() {
 	local OBJS
 	checker_objs
-	up_to_date "$1/verify" "$2" "${OBJS[@]}" && echo "$1/verify"
+	[ -x "$1/cost" ] && up_to_date "$1/verify" "$2" "${OBJS[@]}" "$OUT/checker/main.o" \
+		"$OUT/checker/cost-main.o" && echo "$1/verify"
 }
 
 # checker_layouts STEP: the layouts the checker compiles STEP (a number,
@@ -103,7 +116,7 @@ checker_layouts() {
 # reason; each EXTRA.c (verify-lkmm.sh's translated tests) is compiled like
 # litmus.c and linked in.
 build() {
-	local t=$1 variant=$2 name=$3 nr out asmdir flags x extra_objs=() cov=() stamp OBJS
+	local t=$1 variant=$2 name=$3 nr out asmdir flags x extra_objs=() cov=() stamp
 	shift 3
 	# VERIFY_COVERAGE=1 (verify-coverage.sh): gcov on the lock's code, in
 	# qspinlock.o and in api.o, where the headers' fast paths are inlined
@@ -138,7 +151,6 @@ build() {
 	flags+=("${DEPFLAGS[@]}")
 	stamp=$(build_stamp "${flags[@]}" "${TSAN[@]}" "${cov[@]}" "$t" "$@")
 	! fresh_verify "$out" "$stamp" || return 0
-	checker_objs
 	rm -rf "$out"
 	mkdir -p "$out"
 	if [ "$t" = "$PRISTINE" ]; then
@@ -156,8 +168,8 @@ build() {
 		run_logged gcc "${flags[@]}" "${TSAN[@]}" "${cov[@]}" -c "$t/kernel/locking/qspinlock.c" -o "$out/qspinlock.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" "${cov[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
-			run_logged gcc -no-pie "${cov[@]}" -o "$out/verify" "$out/qspinlock.o" "$out/api.o" \
-				"$out/litmus.o" "${extra_objs[@]}" "${OBJS[@]}" &&
+			link_programs "$out" "${cov[@]}" "$out/qspinlock.o" "$out/api.o" \
+				"$out/litmus.o" "${extra_objs[@]}" &&
 			echo "$stamp" >"$out/verify.stamp"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
@@ -218,7 +230,7 @@ build_sim_lock() {
 # build_other LOCK: build/verify/LOCK/verify for one of OTHER_LOCKS, or a
 # FAIL reason.
 build_other() {
-	local lock=$1 out=$OUT/$1 flags stamp OBJS
+	local lock=$1 out=$OUT/$1 flags stamp
 	flags=("${CFLAGS[@]}" "${DEPFLAGS[@]}" -DCONFIG_NR_CPUS=64 -I "$VSRC" -I "$COSTSRC" -I "$SHIMSRC/include")
 	case " ${OTHER_LOCKS[*]} ${SOCKET_LOCKS[*]} " in
 	*" $lock "*) ;;
@@ -235,13 +247,12 @@ build_other() {
 	fi
 	stamp=$(build_stamp "${flags[@]}" "${TSAN[@]}")
 	! fresh_verify "$out" "$stamp" || return 0
-	checker_objs
 	rm -rf "$out"
 	mkdir -p "$out"
 	{
 		run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/api.c" -o "$out/api.o" &&
 			run_logged gcc "${flags[@]}" "${TSAN[@]}" -c "$VSRC/litmus.c" -o "$out/litmus.o" &&
-			run_logged gcc -no-pie -o "$out/verify" "$out/api.o" "$out/litmus.o" "${OBJS[@]}" &&
+			link_programs "$out" "$out/api.o" "$out/litmus.o" &&
 			echo "$stamp" >"$out/verify.stamp"
 	} >"$out/build.log" 2>&1 || {
 		echo "does not compile: $(grep -v '^+ ' "$out/build.log" | grep -m1 -E 'error' || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
@@ -256,19 +267,19 @@ build_other() {
 # sources with a fault planted, for verify-faults.sh; default the tree).
 build_checker() {
 	work_starts "the checker's build"
-	local root=${VERIFY_CHECKER_ROOT:-$TOP} stamp OBJS i
-	checker_objs
+	local root=${VERIFY_CHECKER_ROOT:-$TOP} stamp src last
 	mkdir -p "$OUT/checker"
 	stamp=$(build_stamp "${CFLAGS[@]}" "$root" "${CHECKER_SRCS[@]}")
 	# the last object is the last made: its stamp stands for them all
-	! up_to_date "${OBJS[-1]}" "$stamp" || return 0
-	rm -f "$OUT/checker/"*.o "$OUT/checker/"*.d "${OBJS[-1]}.stamp"
-	for i in "${!CHECKER_SRCS[@]}"; do
+	last=$OUT/checker/$(basename "${CHECKER_SRCS[-1]}" .c).o
+	! up_to_date "$last" "$stamp" || return 0
+	rm -f "$OUT/checker/"*.o "$OUT/checker/"*.d "$last.stamp" "$OUT/checker.log"
+	for src in "${CHECKER_SRCS[@]}"; do
 		run_logged gcc "${CFLAGS[@]}" "${DEPFLAGS[@]}" -I "$root/common/checker" -I "$root/common/costmodel" \
-			-c "$root/${CHECKER_SRCS[$i]}" -o "${OBJS[$i]}" >>"$OUT/checker.log" 2>&1 ||
-			die "verify: ${CHECKER_SRCS[$i]} does not compile (log: ${OUT#"$TOP"/}/checker.log)"
+			-c "$root/$src" -o "$OUT/checker/$(basename "$src" .c).o" >>"$OUT/checker.log" 2>&1 ||
+			die "verify: $src does not compile (log: ${OUT#"$TOP"/}/checker.log)"
 	done
-	echo "$stamp" >"${OBJS[-1]}.stamp"
+	echo "$stamp" >"$last.stamp"
 }
 
 # by_model MODEL SC TSO WEAK: the one of the three that is MODEL's (a plan

@@ -1,30 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The checker's command line: the configuration, then a replay, a search
- * (explore.c) or the cost model (common/costmodel/cost-run.c), and the
- * verdict lines people and the scripts read.
+ * The checker's command line: the configuration, then a replay or a
+ * search (explore.c), and the verdict lines people and the scripts read.
+ * The cost model is a program of its own (common/costmodel/cost-main.c)
+ * on the same machine.
  */
 #include "checker.h"
 
-/* ---- configuration ---------------------------------------------------- */
-
-const char *const model_name[] = { "sc", "tso", "weak" };
-
-struct config cfg = {
-	.cpus = 2, .acq = 1, .levels = 1, .irq_acq = 1,
-	.max_execs = 2000000, .min_budget = 20000, .minimise = 1,
-	.bound = 1000, .reorder_bound = 1000,
-};
+const char *const program = "verify";
 
 /* ---- driver ------------------------------------------------------------ */
-
-double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void usage(const char *fmt, const char *arg)
 {
@@ -33,23 +18,9 @@ static void usage(const char *fmt, const char *arg)
 	fprintf(stderr, "\nusage: verify [-m sc|tso|weak] [-c CPUS] [-a ACQS] [-n LEVELS] [-i IRQ_ACQS]\n"
 		"              [-l LOCKREF_CPUS] [-b PREEMPTIONS] [-w REORDERINGS] [-S SPURIOUS] [-x MAX_EXECS]\n"
 		"              [-p PCT_DEPTH -s SEED] [-r SCHEDULE] [-N NAME] [-L LITMUS_TEST|list] [-A POISON]\n"
-		"       verify -T CYCLES [-c CPUS] [-C TRANSFER] [-O READ_OCCUPANCY%%] [-J HIT] [-F FENCE]\n"
-		"              [-G ATOMIC] [-H HOLD] [-W WORK] [-s SEED] [-Z] [-N NAME]: the cost model\n"
-		"              [-D SOCKETS [-X CROSS]] [-k LOCK_LINE_WRITES]: sockets, data in the lock's line\n"
-		"              [-P HOST_CORES [-Q SLICE] [-K WAKE]] [-B SPIN]: vCPUs on fewer cores (host.h)\n");
+		"              [-E] [-R] [-q] [-M MINIMISATION_BUDGET]\n"
+		"(the cost model is a program of its own: cost, beside verify)\n");
 	exit(2);
-}
-
-static long num(const char *s, long lo, long hi, const char *what)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (!*s || *end || v < lo || v > hi) {
-		fprintf(stderr, "verify: %s must be %ld..%ld, not '%s'\n", what, lo, hi, s);
-		exit(2);
-	}
-	return v;
 }
 
 /*
@@ -62,7 +33,6 @@ static void list_litmus(void)
 {
 	int i, m, bad = 0;
 
-	_Static_assert(ARRAY_SIZE(model_name) == VC_MODELS, "a model without its litmus answers");
 	printf("name\tkind");
 	for (m = 0; m < VC_MODELS; m++)
 		printf("\t%s", model_name[m]);
@@ -230,17 +200,7 @@ int main(int argc, char **argv)
 	double t0;
 
 	cfg.self = argv[0];
-	cfg.name = "lock";
-	cfg.transfer = 100;
-	cfg.read_occupancy = COST_READ_OCCUPANCY;
-	cfg.hit = 1;
-	cfg.fence = COST_FENCE;
-	cfg.atomic = COST_ATOMIC;
-	cfg.sockets = 1;
-	cfg.slice = 500000;
-	cfg.wake = 10000;
-	cfg.spin = 40000;
-	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:t:o:x:p:s:r:N:qM:b:w:S:L:A:T:C:O:J:F:G:ZD:X:k:H:W:P:Q:K:B:ER")) != -1) {
+	while ((opt = getopt(argc, argv, "m:c:a:n:i:l:t:o:x:p:s:r:N:qM:b:w:S:L:A:ER")) != -1) {
 		switch (opt) {
 		case 'E':
 			cfg.enumerate = 1;
@@ -312,54 +272,6 @@ int main(int argc, char **argv)
 				list_litmus();
 			cfg.litmus = find_litmus(optarg);
 			break;
-		case 'T':
-			cfg.cost_end = num(optarg, 1, 100000000, "-T (cycles to simulate)");
-			break;
-		case 'C':
-			cfg.transfer = num(optarg, 1, 100000, "-C (cycles of a cache-line transfer)");
-			break;
-		case 'O':
-			cfg.read_occupancy = num(optarg, 1, 100, "-O (percent of a transfer a read miss keeps its line)");
-			break;
-		case 'J':
-			cfg.hit = num(optarg, 1, 1000, "-J (cycles of a hit)");
-			break;
-		case 'F':
-			cfg.fence = num(optarg, 0, 1000, "-F (cycles of a fence)");
-			break;
-		case 'G':
-			cfg.atomic = num(optarg, 0, 1000, "-G (cycles a locked RMW adds)");
-			break;
-		case 'Z':
-			cfg.by_completion = 1;
-			break;
-		case 'D':
-			cfg.sockets = num(optarg, 1, 8, "-D (sockets)");
-			break;
-		case 'X':
-			cfg.cross = num(optarg, 1, 100000, "-X (cycles of a transfer between sockets)");
-			break;
-		case 'k':
-			cfg.lock_line_writes = num(optarg, 0, 64, "-k (writes to the lock's line in the critical section)");
-			break;
-		case 'H':
-			cfg.hold = num(optarg, 0, 1000000, "-H (cycles inside the critical section)");
-			break;
-		case 'W':
-			cfg.work = num(optarg, 0, 1000000, "-W (cycles between unlock and lock)");
-			break;
-		case 'P':
-			cfg.cores = num(optarg, 1, 64, "-P (host cores the vCPUs share)");
-			break;
-		case 'Q':
-			cfg.slice = num(optarg, 1, 1000000000, "-Q (cycles of a host slice)");
-			break;
-		case 'K':
-			cfg.wake = num(optarg, 0, 1000000000, "-K (cycles from a kick to its vCPU running)");
-			break;
-		case 'B':
-			cfg.spin = num(optarg, 0, 1000000000, "-B (cycles of a bounded spin)");
-			break;
 		case 'M':
 			cfg.min_budget = num(optarg, 0, 100000000, "-M (minimisation budget)");
 			break;
@@ -387,31 +299,13 @@ int main(int argc, char **argv)
 		cfg.name = cfg.litmus->name;
 	}
 
-	pcpu_size = (__stop_lab_percpu - __start_lab_percpu + 63) & ~63UL;
-	if (PCPU_OFF + cfg.cpus * pcpu_size > ARENA_SIZE - pv_hash_bytes) {
-		fprintf(stderr, "verify: %d CPUs' per-CPU data (%lu bytes each) do not fit the modelled memory\n",
-			cfg.cpus, pcpu_size);
-		return 2;
-	}
-	audit_used = PCPU_OFF + cfg.cpus * pcpu_size;
-	ntasks = cfg.cpus * cfg.levels;
-	nprocs = ntasks + (cfg.model == SC ? 0 : cfg.cpus);
 	if (cfg.reference)
 		cfg.enumerate = 1;
 	if (cfg.enumerate)
 		cfg.minimise = 0;
-	for (i = 0; i < ntasks; i++) {
-		tasks[i].id = i;
-		tasks[i].cpu = i / cfg.levels;
-		tasks[i].level = i % cfg.levels;
-		tasks[i].stack = aligned_alloc(64, STACK_SIZE);
-	}
+	if (machine_setup())
+		return 2;
 	config_str(conf, sizeof(conf));
-
-	if (cfg.cost_end)
-		return cost_run();
-	if (cfg.sockets != 1 || cfg.cross || cfg.lock_line_writes)
-		usage("%s", "-D, -X and -k are the cost model's (-T)");
 
 	if (cfg.replay) {
 		int *s, *a, n = parse_sched(cfg.replay, &s, &a);

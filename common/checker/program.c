@@ -68,14 +68,14 @@ static void task_body(void)
 		n = 0;
 	}
 
-	if (cfg.cost_end) {
+	if (costcfg.cost_end) {
 		/*
 		 * The cost model: take the lock until the simulated time is
 		 * up; the critical section updates its data, in a line of its
 		 * own, and then holds the lock for -H cycles; -W cycles of
 		 * other work follow the unlock.
 		 */
-		while (t->clock < cfg.cost_end) {
+		while (t->clock < costcfg.cost_end) {
 			u64 asked = t->clock;
 			int w;
 
@@ -83,18 +83,18 @@ static void task_body(void)
 			cost_acquired(t, asked);
 			handover_stalls += t->resumed > last_release;
 			t->holding = 1;
-			if (!cfg.lock_line_writes)
+			if (!costcfg.lock_line_writes)
 				vc_api_cost_section(&vc_vars()->x);
-			for (w = 0; w < cfg.lock_line_writes; w++)
+			for (w = 0; w < costcfg.lock_line_writes; w++)
 				vc_api_cost_section(lock_line_data());
-			t->clock += vary(t, cfg.hold);
+			t->clock += vary(t, costcfg.hold);
 			vc_api_unlock(l);
 			t->holding = 0;
 			last_release = t->clock;
 			audit_scan(t, NULL);
 			harvest(t);
 			t->done_acq++;
-			t->clock += vary(t, cfg.work);
+			t->clock += vary(t, costcfg.work);
 		}
 		n = 0;
 	}
@@ -163,7 +163,7 @@ void task_init(struct task *t)
 	 * that the first order of the queue comes from the seed (-s), not
 	 * from the CPU numbers
 	 */
-	t->clock = cfg.cost_end ? vary(t, cfg.transfer + cfg.work) : 0;
+	t->clock = costcfg.cost_end ? vary(t, costcfg.transfer + costcfg.work) : 0;
 	t->reread = 0;
 	t->nwoken = 0;
 	t->pend_rf = 0;

@@ -419,10 +419,10 @@ void vc_spin_bound(int on)
 	if (!cur)
 		return;
 	cur->spin_bound = on;
-	if (cfg.cost_end) {
+	if (costcfg.cost_end) {
 		cur->bounded = on;
 		cur->bound_pc = NULL;
-		cur->bound_end = cur->clock + cfg.spin;
+		cur->bound_end = cur->clock + costcfg.spin;
 	}
 }
 
@@ -435,7 +435,7 @@ void vc_spin_bound(int on)
  */
 int vc_spin_rounds(void)
 {
-	return cfg.cost_end ? 256 : 1;
+	return costcfg.cost_end ? 256 : 1;
 }
 
 long spurious_taken;	/* spurious wake-ups taken, all executions */
@@ -484,7 +484,7 @@ void lab_relax_hook(void)
 		vc_fail("a spin loop loads more than %d locations between two cpu_relax() (MAX_READS)",
 			MAX_READS);
 	op.timed = t->spin_bound && (t->spurious_point || !round_changed_nothing(t));
-	if (cfg.cost_end) {
+	if (costcfg.cost_end) {
 		if (t->bounded && !t->bound_pc)
 			t->bound_pc = op.pc;
 		t->bounded = t->bounded && t->bound_pc == op.pc;

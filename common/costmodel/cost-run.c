@@ -6,6 +6,13 @@
  */
 #include "checker.h"
 
+/* The defaults of the cost model's options (cost-main.c), cost.h's and host.h's. */
+struct cost_config costcfg = {
+	.transfer = 100, .read_occupancy = COST_READ_OCCUPANCY, .hit = 1,
+	.fence = COST_FENCE, .atomic = COST_ATOMIC, .sockets = 1,
+	.slice = 500000, .wake = 10000, .spin = 40000,
+};
+
 /* ---- the simulated CPUs' program -------------------------------------- */
 
 /*
@@ -130,10 +137,10 @@ void cost_charge(int p, const struct op *op)
 		break;
 	case OP_RMW:
 		cost_stats.atomics++;
-		t->clock = booked(t->cpu, line, 1, t->clock, cfg.atomic);
+		t->clock = booked(t->cpu, line, 1, t->clock, costcfg.atomic);
 		break;
 	case OP_FENCE:
-		t->clock += cfg.fence;
+		t->clock += costcfg.fence;
 		return;
 	default:
 		/*
@@ -155,7 +162,7 @@ void cost_charge(int p, const struct op *op)
 			continue;
 		if (s->clock < t->clock)
 			s->clock = t->clock;
-		if (cfg.by_completion)	/* -Z: at once, ahead of the line's queue */
+		if (costcfg.by_completion)	/* -Z: at once, ahead of the line's queue */
 			s->clock = booked(s->cpu, line, 0, s->clock, 0);
 		else
 			s->reread = line + 1;
@@ -194,9 +201,9 @@ static u64 cost_when(int p)
 	case OP_WRITE:
 	case OP_RMW:
 		return cost_peek(t->cpu, op->off / COST_LINE, op->kind != OP_READ,
-				 t->clock, op->kind == OP_RMW ? cfg.atomic : 0);
+				 t->clock, op->kind == OP_RMW ? costcfg.atomic : 0);
 	case OP_FENCE:
-		return t->clock + cfg.fence;
+		return t->clock + costcfg.fence;
 	case OP_AWAIT:
 		if (op->timed && !await_ready(t) && t->clock < t->bound_end)
 			return t->bound_end;
@@ -296,7 +303,7 @@ int cost_pick(void)
 		nheads = 0;
 		for (k = 1; k <= ntasks; k++) {
 			i = (last + k) % ntasks;
-			req[i] = !cfg.by_completion && host_running(i) &&
+			req[i] = !costcfg.by_completion && host_running(i) &&
 				 (tasks[i].reread || enabled(i)) ? cost_request(i) : 0;
 			if (!req[i])
 				continue;
@@ -364,34 +371,29 @@ int cost_run(void)
 	u64 acq = 0, lo = ~0ULL, hi = 0, end = 0;
 	int i;
 
-	if (cfg.model != SC || cfg.levels != 1 || cfg.lockref || cfg.pct || cfg.litmus ||
-	    cfg.audit) {
-		fprintf(stderr, "verify: -T (the cost model) runs alone: no -m, -n, -l, -p, -L or -A\n");
-		return 2;
-	}
-	if (cfg.cores > cfg.cpus) {
-		fprintf(stderr, "verify: -P %d host cores for %d vCPUs: at most one core a vCPU\n",
-			cfg.cores, cfg.cpus);
+	if (costcfg.cores > cfg.cpus) {
+		fprintf(stderr, "cost: -P %d host cores for %d vCPUs: at most one core a vCPU\n",
+			costcfg.cores, cfg.cpus);
 		return 2;
 	}
 	for (i = 0; i < ntasks; i++)
 		if (tasks[i].cpu != i)
 			abort();	/* the host's vCPU i is task i */
-	if (cfg.sockets > cfg.cpus || cfg.cpus % cfg.sockets) {
-		fprintf(stderr, "verify: -D %d sockets for %d CPUs: the sockets must divide the CPUs; valid:",
-			cfg.sockets, cfg.cpus);
+	if (costcfg.sockets > cfg.cpus || cfg.cpus % costcfg.sockets) {
+		fprintf(stderr, "cost: -D %d sockets for %d CPUs: the sockets must divide the CPUs; valid:",
+			costcfg.sockets, cfg.cpus);
 		for (i = 1; i <= 8 && i <= cfg.cpus; i++)
 			if (cfg.cpus % i == 0)
 				fprintf(stderr, " %d", i);
 		fprintf(stderr, "\n");
 		return 2;
 	}
-	params.transfer = cfg.transfer;
-	params.read_occupancy = cfg.read_occupancy;
-	params.hit = cfg.hit;
+	params.transfer = costcfg.transfer;
+	params.read_occupancy = costcfg.read_occupancy;
+	params.hit = costcfg.hit;
 	params.cpus = cfg.cpus;
-	params.sockets = cfg.sockets;
-	params.cross = cfg.cross ? cfg.cross : COST_CROSS_FACTOR * cfg.transfer;
+	params.sockets = costcfg.sockets;
+	params.cross = costcfg.cross ? costcfg.cross : COST_CROSS_FACTOR * costcfg.transfer;
 	cost_reset(ARENA_SIZE / COST_LINE, &params);
 	/* a CPU's own lines (its nodes, its per-CPU data) in its socket's memory */
 	for (i = 0; i < cfg.cpus && pcpu_size; i++) {
@@ -401,7 +403,7 @@ int cost_run(void)
 		while (a <= b)
 			cost_home(a++, cost_socket(i));
 	}
-	host_reset(cfg.cpus, cfg.cores, cfg.slice, cfg.wake);
+	host_reset(cfg.cpus, costcfg.cores, costcfg.slice, costcfg.wake);
 	handover_stalls = holder_preempted = last_release = 0;
 	nwaits = 0;
 	lock_moves = 0;
@@ -420,10 +422,10 @@ int cost_run(void)
 		end = tasks[i].clock > end ? tasks[i].clock : end;
 	}
 	printf("cost %s: cpus=%d transfer=%llu occupancy=%d hit=%llu fence=%llu atomic=%llu hold=%llu work=%llu cycles=%llu acq=%llu min=%llu max=%llu",
-	       cfg.name, cfg.cpus, (unsigned long long)cfg.transfer, cfg.read_occupancy,
-	       (unsigned long long)cfg.hit, (unsigned long long)cfg.fence,
-	       (unsigned long long)cfg.atomic,
-	       (unsigned long long)cfg.hold, (unsigned long long)cfg.work,
+	       cfg.name, cfg.cpus, (unsigned long long)costcfg.transfer, costcfg.read_occupancy,
+	       (unsigned long long)costcfg.hit, (unsigned long long)costcfg.fence,
+	       (unsigned long long)costcfg.atomic,
+	       (unsigned long long)costcfg.hold, (unsigned long long)costcfg.work,
 	       (unsigned long long)end, (unsigned long long)acq,
 	       (unsigned long long)lo, (unsigned long long)hi);
 	printf(" accesses=%llu hits=%llu transfers=%llu memory=%llu upgrades=%llu invalidations=%llu",
@@ -437,9 +439,9 @@ int cost_run(void)
 	       (unsigned long long)region_access[R_NODE], (unsigned long long)region_miss[R_NODE]);
 	qsort(waits, nwaits, sizeof(*waits), cmp_u64);
 	printf(" sockets=%d cross=%llu remote=%llu lock_moves=%llu lock_line_writes=%d wait_p50=%llu wait_p99=%llu wait_max=%llu",
-	       cfg.sockets, (unsigned long long)params.cross,
+	       costcfg.sockets, (unsigned long long)params.cross,
 	       (unsigned long long)cost_stats.remote, (unsigned long long)lock_moves,
-	       cfg.lock_line_writes, (unsigned long long)percentile(50),
+	       costcfg.lock_line_writes, (unsigned long long)percentile(50),
 	       (unsigned long long)percentile(99),
 	       (unsigned long long)(nwaits ? waits[nwaits - 1] : 0));
 	for (i = 0; vc_lock_counter_names && vc_lock_counter_names[i]; i++)
@@ -447,8 +449,8 @@ int cost_run(void)
 	printf("\n");
 	if (host_on())
 		printf("cost %s: host cores=%d slice=%llu wake=%llu spin=%llu preemptions=%llu halts=%llu wakes=%llu wake_preemptions=%llu idle=%llu stalls=%llu holder_preempted=%llu\n",
-		       cfg.name, cfg.cores, (unsigned long long)cfg.slice,
-		       (unsigned long long)cfg.wake, (unsigned long long)cfg.spin,
+		       cfg.name, costcfg.cores, (unsigned long long)costcfg.slice,
+		       (unsigned long long)costcfg.wake, (unsigned long long)costcfg.spin,
 		       (unsigned long long)host_stats.preemptions,
 		       (unsigned long long)host_stats.halts, (unsigned long long)host_stats.wakes,
 		       (unsigned long long)host_stats.wake_preemptions,

@@ -161,7 +161,7 @@ bin[today]=$(build "$PRISTINE" nr64 lockhammer-today) || die "sim-lockhammer: to
 # run_one LOCK CPUS HOLD WORK CYCLES: one CSV line of runs.csv, or FAIL.
 run_one() {
 	local l=$1 n=$2 h=$3 w=$4 t=$5 line
-	line=$("${bin[$l]}" -T "$t" -c "$n" -H "$h" -W "$w" -N "$l" 2>&1) ||
+	line=$("$(cost_of "${bin[$l]}")" -T "$t" -c "$n" -H "$h" -W "$w" -N "$l" 2>&1) ||
 		{ echo "FAIL $l N=$n H=$h W=$w: $line"; return 0; }
 	printf '%s\n' "$line" | awk -v l="$l" -v n="$n" -v h="$h" -v w="$w" -v t="$t" '
 		/^cost / {

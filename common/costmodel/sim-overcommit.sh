@@ -25,7 +25,7 @@
 # then compares results.csv with the recorded copy (book/sim/overcommit/;
 # make sim-record writes it).
 #
-# The model's constants (host.h, and -Q, -K, -B of verify -T) keep the
+# The model's constants (host.h, and -Q, -K, -B of cost -T) keep the
 # ratios of a real host: a slice of 500,000 cycles stands for a few
 # milliseconds; a kick wakes its vCPU 10,000 cycles later (a fiftieth of
 # a slice: upstream measured 64-68 us from kick to running, in the
@@ -91,7 +91,7 @@ say "sim-overcommit: $total runs (${#locks[@]} locks x vCPUs $cpus_list x overco
 
 run_one() { # lock layout vcpus overcommit cores -> one CSV line, or a FAIL line
 	local l=$1 layout=$2 n=$3 x=$4 p=$5 res
-	res=$("${bin[$l]}" -T "$cycles" -c "$n" -P "$p" -Q "$slice" -K "$wake" -B "$spin" \
+	res=$("$(cost_of "${bin[$l]}")" -T "$cycles" -c "$n" -P "$p" -Q "$slice" -K "$wake" -B "$spin" \
 		-H "$hold" -W "$work" -N "$l" 2>&1) ||
 		{ echo "FAIL $l N=$n x$x: $(printf '%s' "$res" | tail -1)"; return 0; }
 	printf '%s\n' "$res" | awk -v l="$l" -v layout="$layout" -v x="$x" '

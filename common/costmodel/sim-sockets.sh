@@ -3,7 +3,7 @@
 # sockets, with data in the lock's line, and how long its waits are, by
 # simulation (make sim-sockets; common/costmodel/README.md, "Sockets").
 #
-# The cost model of make sim-bench, with the CPUs in S sockets (verify -T
+# The cost model of make sim-bench, with the CPUs in S sockets (cost -T
 # -D S: CPUs 0..N/S-1 in socket 0, and so on).  A transfer between two
 # sockets costs X cycles (-X; 3C by default, cost.h's COST_CROSS_FACTOR),
 # one inside a socket C.  Six locks: the ticket lock (6.1's generic one,
@@ -102,7 +102,7 @@ say "sim-sockets: $total runs, $cycles cycles each, C = $C, X = $X (1.5C..4C in 
 run_one() { # set lock workload sockets cpus cross k -> one CSV line, or a FAIL line
 	local set=$1 l=$2 w=$3 s=$4 n=$5 x=$6 k=$7 wk=$work res
 	[ "$w" = hammer ] || wk=0
-	res=$("${bin[$l]}" -T "$cycles" -c "$n" -C "$C" -D "$s" -X "$x" -k "$k" \
+	res=$("$(cost_of "${bin[$l]}")" -T "$cycles" -c "$n" -C "$C" -D "$s" -X "$x" -k "$k" \
 		-H "$hold" -W "$wk" -N "$l" 2>&1) ||
 		{ echo "FAIL $set $l $w S=$s N=$n X=$x k=$k: $(printf '%s' "$res" | tail -1)"; return 0; }
 	printf '%s\n' "$res" | awk -v set="$set" -v l="$l" -v w="$w" '

@@ -3,7 +3,7 @@
 # (make sim-bench; common/costmodel/README.md).
 #
 # Every lock runs on the lock checker's simulated CPUs under its cost
-# model (verify -T): steps 1..8 (step 7 in both layouts), 6.1's own lock
+# model (cost -T): steps 1..8 (step 7 in both layouts), 6.1's own lock
 # (today), 6.1's generic ticket lock (step 0's x86 lock), a test-and-test-
 # and-set byte (step 0's sparc64 lock) and a pointer-tail MCS lock, for
 # two workloads on 1 to 64 CPUs:
@@ -121,7 +121,7 @@ say "sim: $total runs (${#locks[@]} locks x 2 workloads x N = $cpus_list), $cycl
 
 run_one() { # lock workload cpus hold work -> one CSV line, or a FAIL line
 	local l=$1 w=$2 n=$3 h=$4 k=$5 line
-	line=$("${bin[$l]}" -T "$cycles" -c "$n" -C "$transfer" -O "$occupancy" -H "$h" -W "$k" -N "$l" 2>&1) ||
+	line=$("$(cost_of "${bin[$l]}")" -T "$cycles" -c "$n" -C "$transfer" -O "$occupancy" -H "$h" -W "$k" -N "$l" 2>&1) ||
 		{ echo "FAIL $l $w N=$n: $line"; return 0; }
 	printf '%s\n' "$line" | awk -v l="$l" -v w="$w" '
 		/^cost / {

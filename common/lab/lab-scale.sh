@@ -14,7 +14,7 @@
 #             median Mops/s; the process's CPUs restricted with taskset to
 #             one CPU per core, the same number from each socket the model
 #             uses (bench pins thread i to the i-th of them);
-#   modelled  the cost model (verify -T 4000000 -c N -H 0 -W 0, as make
+#   modelled  the cost model (cost -T 4000000 -c N -H 0 -W 0, as make
 #             sim-bench builds and runs it; -D S when the usable cores lie
 #             in S sockets and S divides N, else one socket): cycles per
 #             acquisition.
@@ -186,7 +186,7 @@ done
 declare -A mcyc mfair mline
 for n in $(seq 1 "$maxn"); do
 	for l in "${locks[@]}"; do
-		line=$("${model[$l]}" -T "$MODEL_CYCLES" -c "$n" -D "${D[$n]}" -H 0 -W 0 -N "$l" 2>&1 | grep '^cost ' | tail -1 || true)
+		line=$("$(cost_of "${model[$l]}")" -T "$MODEL_CYCLES" -c "$n" -D "${D[$n]}" -H 0 -W 0 -N "$l" 2>&1 | grep '^cost ' | tail -1 || true)
 		[ -n "$line" ] || die "lab scale: the model of $l at N=$n gave no result line (${model[$l]})"
 		c=$(field cycles "$line") a=$(field acq "$line")
 		if [ -z "$c" ] || [ -z "$a" ] || [ "$a" -eq 0 ]; then die "lab scale: cannot read the model's line: $line"; fi

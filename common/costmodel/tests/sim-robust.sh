@@ -46,8 +46,8 @@ if [ -z "$ATOMIC" ] || [ -z "$FENCE" ]; then die "sim-robust: no COST_ATOMIC or 
 per() {
 	local l=$1 n=$2 w=$3 line
 	shift 3
-	line=$("${bin[$l]}" -T "$CYCLES" -c "$n" -H "$HOLD" -W "$w" -N "$l" "$@" 2>&1) ||
-		die "sim-robust: ${bin[$l]} -T $CYCLES -c $n -W $w $*: $line"
+	line=$("$(cost_of "${bin[$l]}")" -T "$CYCLES" -c "$n" -H "$HOLD" -W "$w" -N "$l" "$@" 2>&1) ||
+		die "sim-robust: $(cost_of "${bin[$l]}") -T $CYCLES -c $n -W $w $*: $line"
 	awk '/^cost / { for (i = 3; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
 		printf "%.1f\n", v["cycles"] / v["acq"] }' <<<"$line"
 }

@@ -2,7 +2,7 @@
 # registries.sh: the lists the project keeps in more than one file agree,
 # and each check can fail.
 #  - the memory models: VERIFY_MODELS (lib.sh, read by every verify
-#    script) and the checker's model_name[] (common/checker/main.c);
+#    script) and the checker's model_name[] (common/checker/explore.c);
 #  - the litmus tests carry their expectations (common/checker/litmus.c):
 #    every test has a kind and an answer under each model (the checker's
 #    -L list refuses to print a test without them, too);
@@ -147,7 +147,7 @@ check() { # description command...
 	shift
 	if msg=$("$@"); then ktap_result 0 "$what"; else ktap_fail_text "$what: $msg"; fi
 }
-check "memory models: the checker's are VERIFY_MODELS ($VERIFY_MODELS)" check_models $V/main.c "$VERIFY_MODELS"
+check "memory models: the checker's are VERIFY_MODELS ($VERIFY_MODELS)" check_models $V/explore.c "$VERIFY_MODELS"
 check "litmus tests: each of the $(grep -c '{ \.name = ' $V/litmus.c) in litmus.c carries its kind and its answer under each model" check_litmus $V/litmus.c
 check "the mutants: common/boot/mutants/mutants.tsv and the checker's patches agree, its rows and models exist" \
 	check_checker_mutants $M $V/mutants $V/plan.tsv
@@ -172,8 +172,8 @@ refused() { # reason command...
 		ktap_fail_text "doctored, refused for another reason than '$why': $msg"
 	fi
 }
-sed 's/"tso", "weak"/"tso", "weak", "arm"/' $V/main.c >"$tmp/main.c"
-refused "the checker's models are" check_models "$tmp/main.c" "$VERIFY_MODELS"
+sed 's/"tso", "weak"/"tso", "weak", "arm"/' $V/explore.c >"$tmp/explore.c"
+refused "the checker's models are" check_models "$tmp/explore.c" "$VERIFY_MODELS"
 sed 's/\(\.name = "IRIW", .*\)"never", "never", "reachable" }/\1"never", "never" }/' $V/litmus.c >"$tmp/litmus.c"
 refused "the test 'IRIW' does not carry" check_litmus "$tmp/litmus.c"
 sed 's/\(\.name = "CoRR", \.kind = \)"plain"/\1"plan"/' $V/litmus.c >"$tmp/litmus.c"

@@ -9,7 +9,7 @@
  * may end it whether or not what the waiter read has changed, as 32768
  * rounds of spinning end on a real CPU.  An unbounded spin (the MCS wait,
  * pv_wait()'s halt) waits for a change, as everywhere else.  Under the
- * cost model (verify -T) the loop has more rounds (vc_spin_rounds()) and
+ * cost model (cost -T) the loop has more rounds (vc_spin_rounds()) and
  * ends, if nothing ends it sooner, -B cycles after it began.
  */
 #ifndef _VC_LINUX_SPINLOCK_H
