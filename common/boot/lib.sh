@@ -39,6 +39,24 @@ duration_for() {
 	printf '%s\n' "$d"
 }
 
+# lab_timing COMMAND: "REPS MS" for the lab's host measurements, the one
+# table of their defaults (lab-bench 5 x 1000 ms, its smoke 1 x 100,
+# lab-scale 3 x 300) and the one range check; REPS and MS from the
+# environment win.
+lab_timing() {
+	local r m
+	case $1 in
+	lab-bench) r=5 m=1000 ;;
+	lab-bench-smoke) r=1 m=100 ;;
+	lab-scale) r=3 m=300 ;;
+	*) die "lab_timing: no default for '$1'" ;;
+	esac
+	r=${REPS:-$r} m=${MS:-$m}
+	check_number REPS "$r" 1 100
+	check_number MS "$m" 10 60000
+	printf '%s %s\n' "$r" "$m"
+}
+
 # vcpus_for ARCH: CPUS, the guest's vCPUs, or ARCH's default, checked
 # against the one range; sparc64's QEMU machines have one CPU, whatever
 # CPUS says.

@@ -222,6 +222,34 @@ work_starts() {
 		die "the input checks let this through and $1 would start now (QSL_INPUT_CHECK_ONLY=1)"
 }
 
+# Every compile writes its dependencies (-MMD, FILE.d beside FILE.o), so
+# that a build is done again only when something it read has changed, as
+# make would: up_to_date OUTPUT STAMP [INPUT...] is true when OUTPUT
+# exists, OUTPUT.stamp holds STAMP (the build's commands, so a changed
+# flag or source path rebuilds), and no file its .d files name, nor any
+# INPUT, is newer than it (a missing .d file rebuilds too).  A second
+# make verify with nothing changed compiles nothing
+# (common/checker/tests/build-cache.sh); the lab's builds use it too.
+# shellcheck disable=SC2034 # read by the scripts that source this file
+DEPFLAGS=(-MMD)
+up_to_date() {
+	local out=$1 stamp=$2 d f
+	shift 2
+	[ -f "$out" ] && [ -f "$out.stamp" ] && [ "$(cat "$out.stamp")" = "$stamp" ] || return 1
+	for f in "$@"; do
+		[ -e "$f" ] && [ ! "$f" -nt "$out" ] || return 1
+	done
+	# no dependency file, no knowledge of the headers: build again
+	compgen -G "${out%/*}/*.d" >/dev/null || return 1
+	for d in "${out%/*}"/*.d; do
+		while read -r f; do
+			[ -e "$f" ] && [ ! "$f" -nt "$out" ] || return 1
+		done < <(sed -e 's/^[^:]*://' -e 's/\\$//' "$d" | tr ' ' '\n' | grep .)
+	done
+}
+# build_stamp COMMAND-WORDS...: the stamp of a build, from its commands.
+build_stamp() { printf '%q ' "$@" | sha256sum | cut -d' ' -f1; }
+
 # host_is_root: may this process install packages?  The one probe of who
 # we are: QSL_UID stands in for `id -u`, so that a test can ask as
 # another user from any host.

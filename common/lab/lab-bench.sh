@@ -26,7 +26,7 @@
 # one word, one thread: what the uncontended column is made of.
 #
 # Output: build/lab/bench/ (--smoke: bench-smoke/): results.csv, table.md,
-# storefwd.txt, run.txt (the command, the machine, the wall time).  Environment: REPS (5), MS (1000 per run),
+# storefwd.txt, run.txt (the command, the machine, the wall time).  Environment: REPS (5), MS (1000 per run; the defaults are lab_timing's, common/boot/lib.sh),
 # HOLD (4), THINK (16).  --smoke: one repetition of 100 ms (make test).
 set -eu
 . "$(dirname "$0")/../boot/lib.sh"
@@ -39,13 +39,11 @@ case ${1:-} in
 *) die "usage: $0 [--smoke]" ;;
 esac
 if [ "$smoke" -eq 1 ]; then
-	reps=${REPS:-1} ms=${MS:-100}
+	read -r reps ms < <(lab_timing lab-bench-smoke) || exit 2
 else
-	reps=${REPS:-5} ms=${MS:-1000}
+	read -r reps ms < <(lab_timing lab-bench) || exit 2
 fi
 hold=${HOLD:-4} think=${THINK:-16}
-check_number REPS "$reps" 1 100
-check_number MS "$ms" 10 60000
 check_number HOLD "$hold" 0 100000
 check_number THINK "$think" 0 100000
 [ "$hold" -gt 0 ] || [ "$think" -gt 0 ] ||

@@ -46,9 +46,7 @@ case ${1:-} in
 *) die "usage: $0 [--topology] (REPS, MS and QSL_SYSFS from the environment), not '$*'" ;;
 esac
 [ $# -le 1 ] || die "usage: $0 [--topology]: one argument at most, not '$*'"
-reps=${REPS:-3} ms=${MS:-300}
-check_number REPS "$reps" 1 100
-check_number MS "$ms" 10 60000
+read -r reps ms < <(lab_timing lab-scale) || exit 2
 MODEL_CYCLES=4000000
 # The model "holds" for a lock at N when its ratio to the ticket lock is
 # the measured one within this factor (either way).

@@ -172,16 +172,29 @@ bench_build_today() {
 # the lock code under TREE (a steps/NN-*/tree, or a mutant's tree) in
 # build/lab/NAME; prints its path, or a FAIL reason (and returns 1).
 build() {
-	local t=$1 variant=$2 arch=$3 name=$4 out
+	local t=$1 variant=$2 arch=$3 name=$4 out stamp
 	shift 4
 	out=$LAB/$name
+	mkdir -p "$out"
+	lab_flags "$t" "$variant" "$arch" "$out" "$@"
+	FLAGS+=("${DEPFLAGS[@]}")
+	# built again only when a source, header or flag changed (up_to_date);
+	# the last run's verdict goes either way
+	stamp=$(build_stamp "$CC" "${FLAGS[@]}" "$t")
+	rm -f "$out/verdict" "$out/reason" "$out/run.log"
+	if up_to_date "$out/lab" "$stamp" "$t/kernel/locking/qspinlock.c" "$LABSRC/lab.c"; then
+		echo "$out/lab"
+		return 0
+	fi
 	rm -rf "$out"
 	mkdir -p "$out"
 	lab_flags "$t" "$variant" "$arch" "$out" "$@"
+	FLAGS+=("${DEPFLAGS[@]}")
 	{
 		lab_compile "$out" "$t/kernel/locking/qspinlock.c" "$out/qspinlock.o" "${FLAGS[@]}" &&
 			lab_compile "$out" "$LABSRC/lab.c" "$out/lab.o" "${FLAGS[@]}" &&
-			"$CC" -static -pthread -o "$out/lab" "$out/qspinlock.o" "$out/lab.o" >>"$out/build.log" 2>&1
+			"$CC" -static -pthread -o "$out/lab" "$out/qspinlock.o" "$out/lab.o" >>"$out/build.log" 2>&1 &&
+			echo "$stamp" >"$out/lab.stamp"
 	} || {
 		echo "does not compile: $(grep -m1 -E 'error|warning' "$out/build.log" || tail -1 "$out/build.log") (log: ${out#"$TOP"/}/build.log)"
 		return 1
