@@ -14,29 +14,30 @@
 # "verify-ref: N passed, N failed".
 #
 # --check: the rows marked for make check only; --locks: only these
-# locks; --first-fail: stop at the first failure (verify-faults.sh).
+# locks; --quick: DPOR alone against each litmus answer and the pinned
+# counts, no reference search (verify-faults.sh's first pass, seconds).
 # A litmus test's answer must also be the one the test carries for its
 # model (common/checker/litmus.c, printed by verify -L list).
 set -eu
 . "$(dirname "$0")/../boot/lib.sh"
 cd "$TOP"
 
-check_only=0 rows="" locks_only="" first_fail=0
+check_only=0 rows="" locks_only="" quick=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--check) check_only=1 ;;
-	--first-fail) first_fail=1 ;;
+	--quick) quick=1 ;;
 	--locks)
-		[ $# -ge 2 ] || die "usage: $0 [--check] [--first-fail] [--locks \"LOCK...\"] [--rows \"NAME...\"]"
+		[ $# -ge 2 ] || die "usage: $0 [--check] [--quick] [--locks \"LOCK...\"] [--rows \"NAME...\"]"
 		locks_only=$2
 		shift
 		;;
 	--rows)
-		[ $# -ge 2 ] || die "usage: $0 [--check] [--first-fail] [--locks \"LOCK...\"] [--rows \"NAME...\"]"
+		[ $# -ge 2 ] || die "usage: $0 [--check] [--quick] [--locks \"LOCK...\"] [--rows \"NAME...\"]"
 		rows=$2
 		shift
 		;;
-	*) die "usage: $0 [--check] [--first-fail] [--locks \"LOCK...\"] [--rows \"NAME...\"]" ;;
+	*) die "usage: $0 [--check] [--quick] [--locks \"LOCK...\"] [--rows \"NAME...\"]" ;;
 	esac
 	shift
 done
@@ -103,10 +104,6 @@ pinned_only() {
 		msg="DPOR alone: $(field executions "$d") executions, $(field classes "$d") behaviours, as pinned"
 	fi
 	ktap_result "$rc" "ref $label [$*]: $msg"
-	if [ "$rc" -ne 0 ] && [ "$first_fail" -eq 1 ]; then
-		ktap_end || true
-		exit 1
-	fi
 }
 
 # compare BIN LABEL OPTIONS...: one configuration under both searches.
@@ -120,18 +117,18 @@ compare() {
 	log_r=$OUT/logs/ref-${label//\//_}-reference.log
 	timeout 600 "$bin" -q -E -x "$budget" "$@" >"$log_d" 2>&1 || true
 	if [ "$quick" -eq 1 ]; then
-		# the quick pass: DPOR's answer and counts only, silent when right
+		# the quick pass: DPOR's answer and counts only
 		d=$(grep -m1 '^result: ' "$log_d") || d=""
 		if [ -n "$want" ] && [ "$(field verdict "$d")" != "$want" ]; then
 			msg="the answer is $(field verdict "$d"), the test says $want (log: ${log_d#"$TOP"/})"
 		elif [ "$(field exhausted "$d")" = 1 ] && ! msg=$(pin_check "ref:$label [$*]" "$d"); then
 			msg="$msg (log: ${log_d#"$TOP"/})"
 		else
-			return 0
+			ktap_result 0 "ref $label [$*]: DPOR alone: $(field verdict "$d"), $(field executions "$d") executions, $(field classes "$d") behaviours, as pinned"
+			return
 		fi
 		ktap_result 1 "ref $label [$*]: $msg"
-		ktap_end || true
-		exit 1
+		return
 	fi
 	timeout 600 "$bin" -q -R -x "$budget" "$@" >"$log_r" 2>&1 || true
 	d=$(grep -m1 '^result: ' "$log_d") || d=""
@@ -176,22 +173,17 @@ compare() {
 		rc=1
 	fi
 	ktap_result "$rc" "ref $label [$*]: $msg"
-	if [ "$rc" -ne 0 ] && [ "$first_fail" -eq 1 ]; then
-		ktap_end || true
-		exit 1
-	fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$*" "$(field classes "$d")" "$(field classes "$r")" \
 		"$(field executions "$d")" "$(field executions "$r")" >>"${REF_TSV:-$OUT/reference.tsv}"
 }
 
-# The configurations run in parallel, one job a core (VERIFY_JOBS=N; one
-# with --first-fail, which stops at the first failure).  spawn FUNCTION
+# The configurations run in parallel, one job a core (VERIFY_JOBS=N).
+# spawn FUNCTION
 # ARGS... runs one configuration in a background job, whose KTAP results
 # go to a file of its own (JOBDIR/SEQ.lines: "R<TAB>RC<TAB>TEXT", "S" for
 # a skip); flush prints the finished ones in the table's order, so the
 # output is the one a serial run prints.
 jobs_max=${VERIFY_JOBS:-$(nproc)}
-[ "$first_fail" -eq 0 ] || jobs_max=1
 check_number VERIFY_JOBS "$jobs_max" 1 64
 JOBDIR=$(mktemp -d)
 trap 'rm -rf "$JOBDIR"' EXIT
@@ -272,11 +264,8 @@ run_table() {
 					spawn compare "$bin" "$lock/$name/$m" "" -m "$m" $opts
 					;;
 				pinned)
-					# once: in the quick pass when there is one
-					if [ "$quick" -eq 1 ] || [ "$first_fail" -eq 0 ]; then
-						# shellcheck disable=SC2086 # opts is a list of options
-						spawn pinned_only "$bin" "$lock/$name/$m" -m "$m" $opts
-					fi
+					# shellcheck disable=SC2086 # opts is a list of options
+					spawn pinned_only "$bin" "$lock/$name/$m" -m "$m" $opts
 					;;
 				*) die "common/checker/reference.tsv: row $name has kind '$kind' (litmus-plain, litmus-lock, lock or pinned)" ;;
 				esac
@@ -286,19 +275,10 @@ run_table() {
 	wait
 	flush
 }
-# --first-fail (verify-faults.sh): a quick pass first, DPOR alone against
-# the litmus answers and the pinned counts (one short run a row), which
-# kills most faults in seconds; then the comparisons with the reference.
 # the litmus tests and what each model must answer, as litmus.c gives them
 lock_bin today
 "$BIN" -L list >"$OUT/litmus-list.tsv" 2>"$OUT/litmus-list.err" ||
 	die "verify-ref: the litmus tests' expectations (verify -L list): $(head -1 "$OUT/litmus-list.err")"
-quick=0
-if [ "$first_fail" -eq 1 ]; then
-	quick=1
-	run_table
-	quick=0
-fi
 run_table
 echo "# $((KTAP_PASS + KTAP_FAIL)) configurations ($KTAP_SKIP skipped: larger than the reference's budget) in $(($(now) - t0)) s; table: ${OUT#"$TOP"/}/reference.tsv (label, options, behaviours dpor/reference, executions dpor/reference)"
 ktap_end
