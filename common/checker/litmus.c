@@ -600,7 +600,9 @@ static void sbra_1(void)
 /*
  * MP with the reader's loads on either side of a release and an acquire:
  * the load before the release is ordered before the load after the
- * acquire (POWER, ARMv8 and the kernel's model all forbid the outcome).
+ * acquire in every model here, as on POWER and ARMv8.  The kernel's
+ * model allows the outcome (herd7: Sometimes; its release and acquire
+ * are RCpc): common/checker/litmus/MP+wmb+release-acquire.litmus.
  */
 static void mpra_1(void)
 {
