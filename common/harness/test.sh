@@ -29,7 +29,7 @@
 #     cheap row (the newest x86_64 kernel with 8 vCPUs; make matrix);
 #     herd7 against the checker (300 litmus tests, make verify-herd), and
 #     klitmus7's modules of the LKMM's tests (every third) on the newest
-#     x86_64 step's kernel (make klitmus-N; without herdtools7's archive
+#     x86_64 step's kernel, both its boots (make klitmus-N; without herdtools7's archive
 #     both are a KTAP SKIP that names it);
 #  4. negative controls, which must be judged FAIL for the named reason:
 #     locktorture's lock_busted on step 0, and qsl_torture with its own
