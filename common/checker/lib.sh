@@ -256,6 +256,18 @@ build_checker() {
 	echo "$stamp" >"$last.stamp"
 }
 
+# herd_cat MODEL.cat FILE...: herd7 on C litmus tests with the LKMM's bell
+# and macros (6.1's tools/memory-model/) and the model MODEL.cat, its
+# output on stdout (verify-herd.sh, verify-lkmm.sh).  HERD_OPTS: more
+# options (-timeout N).
+herd_cat() {
+	local mm=$PRISTINE/tools/memory-model model=$1
+	shift
+	# shellcheck disable=SC2086 # HERD_OPTS is a list of options
+	(cd "$mm" && herd7 -I "$mm" -macros linux-kernel.def -bell linux-kernel.bell \
+		${HERD_OPTS:-} -model "$model" "$@")
+}
+
 # by_model MODEL SC TSO WEAK: the one of the three that is MODEL's (a plan
 # row's options, a litmus test's answer).
 by_model() {

@@ -214,8 +214,7 @@ check_number HERD_CPU "$HERD_CPU" 1 3600
 herd_model() { # SRC MODEL-FILE OUT
 	local files
 	mapfile -t files < <(awk -F'\t' -v s="$1" '$1 == s { print $3 }' "$OUT/tests/run.tsv")
-	(cd "$MM" && herd7 -I "$MM" -macros linux-kernel.def -bell linux-kernel.bell \
-		-timeout "$HERD_CPU" -model "$2" "${files[@]}") >"$3.log" 2>&1 || true
+	HERD_OPTS="-timeout $HERD_CPU" herd_cat "$2" "${files[@]}" >"$3.log" 2>&1 || true
 	awk '$1 == "Observation" { print $2 "\t" $3 }' "$3.log" >"$3"
 }
 for src in $sources; do

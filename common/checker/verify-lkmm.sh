@@ -115,10 +115,8 @@ herd_ensure
 declare -A weakcat=()
 no_herd=$(herd_problem)
 if [ -z "$no_herd" ] && [ " $models " != "${models/weak/}" ]; then
-	MM=$PRISTINE/tools/memory-model
 	mapfile -t run_files < <(awk -F'\t' -v root="$PRISTINE" '$6 == "run" { print root "/" $2 }' "$OUT/lkmm-tests.tsv")
-	(cd "$MM" && herd7 -I "$MM" -macros linux-kernel.def -bell linux-kernel.bell \
-		-model "$VSRC/models/weak.cat" "${run_files[@]}") >"$OUT/herd-weak.log" 2>&1 || true
+	herd_cat "$VSRC/models/weak.cat" "${run_files[@]}" >"$OUT/herd-weak.log" 2>&1 || true
 	while read -r t obs; do
 		case $obs in Never) weakcat[$t]=never ;; Sometimes | Always) weakcat[$t]=reachable ;; esac
 	done < <(awk '$1 == "Observation" { print $2, $3 }' "$OUT/herd-weak.log")

@@ -186,10 +186,8 @@ build() {
 		echo "$out/lab"
 		return 0
 	fi
-	rm -rf "$out"
-	mkdir -p "$out"
-	lab_flags "$t" "$variant" "$arch" "$out" "$@"
-	FLAGS+=("${DEPFLAGS[@]}")
+	# lab_flags above began build.log; the old build's products go
+	rm -f "$out"/*.o "$out"/*.d "$out/lab" "$out/lab.stamp"
 	{
 		lab_compile "$out" "$t/kernel/locking/qspinlock.c" "$out/qspinlock.o" "${FLAGS[@]}" &&
 			lab_compile "$out" "$LABSRC/lab.c" "$out/lab.o" "${FLAGS[@]}" &&
